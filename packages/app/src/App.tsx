@@ -1,0 +1,22 @@
+import { createApp } from '@backstage/frontend-defaults';
+import catalogPlugin from '@backstage/plugin-catalog/alpha';
+import catalogGraphPlugin from '@backstage/plugin-catalog-graph/alpha';
+import orgPlugin from '@backstage/plugin-org/alpha';
+import searchPlugin from '@backstage/plugin-search/alpha';
+import signalsPlugin from '@backstage/plugin-signals/alpha';
+import userSettingsPlugin from '@backstage/plugin-user-settings/alpha';
+import fluxFleetPlugin from '@flux-fleet/plugin-flux-fleet/alpha';
+import { navModule } from './modules/nav';
+
+export default createApp({
+  features: [
+    catalogPlugin,
+    catalogGraphPlugin,
+    orgPlugin,
+    searchPlugin,
+    signalsPlugin,
+    userSettingsPlugin,
+    fluxFleetPlugin,
+    navModule,
+  ],
+});

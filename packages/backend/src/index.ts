@@ -1,0 +1,30 @@
+/*
+ * The Flux Fleet demo and test backend: a current Backstage backend with the catalog, search, signals and
+ * permissions, plus the Flux Fleet backend plugin and its catalog module.
+ */
+import { createBackend } from '@backstage/backend-defaults';
+
+const backend = createBackend();
+
+backend.add(import('@backstage/plugin-app-backend'));
+
+backend.add(import('@backstage/plugin-auth-backend'));
+backend.add(import('@backstage/plugin-auth-backend-module-guest-provider'));
+
+backend.add(import('@backstage/plugin-catalog-backend'));
+
+backend.add(import('@backstage/plugin-permission-backend'));
+backend.add(
+  import('@backstage/plugin-permission-backend-module-allow-all-policy'),
+);
+
+backend.add(import('@backstage/plugin-search-backend'));
+backend.add(import('@backstage/plugin-search-backend-module-pg'));
+backend.add(import('@backstage/plugin-search-backend-module-catalog'));
+
+backend.add(import('@backstage/plugin-signals-backend'));
+
+backend.add(import('@flux-fleet/plugin-flux-fleet-backend'));
+backend.add(import('@flux-fleet/plugin-catalog-backend-module-flux-fleet'));
+
+backend.start();

@@ -1,0 +1,117 @@
+/**
+ * The data model of Flux Fleet: what the backend derives about each Flux object and serves, and what the
+ * frontend and the catalog module read. Words: the vocabulary in the README; rules: `docs/rules.md`.
+ */
+import type {
+  ControllerComponent,
+  Enforcement,
+  FindingSeverity,
+  FindingType,
+  FluxKind,
+  OwnerStatus,
+  ReconcileStateName,
+} from './vocabulary';
+
+/** Identifies one Flux object in the fleet: `cluster/namespace/kind/name`. */
+export interface FluxObjectRef {
+  cluster: string;
+  namespace: string;
+  kind: FluxKind;
+  name: string;
+}
+
+/** A reference from one object to another in the same cluster (source, dependency, provider). */
+export interface ObjectReference {
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+/** One controller Deployment of a Flux instance (rules §3). */
+export interface FluxController {
+  cluster: string;
+  /** The instance: the namespace of the controller Deployments (rules §1). */
+  instance: string;
+  /** The Deployment's name, e.g. `kustomize-controller-shard1`. */
+  name: string;
+  component: ControllerComponent;
+  /** The shard name (rules §3). */
+  shard: string;
+  /** `--watch-label-selector` as written; undefined when absent. */
+  selector?: string;
+  watchAllNamespaces: boolean;
+  concurrent: number;
+  defaultServiceAccount?: string;
+  noCrossNamespaceRefs: boolean;
+  noRemoteBases: boolean;
+  /** Flux version, e.g. `v2.8.3`. */
+  version?: string;
+  operatorManaged: boolean;
+  replicas?: number;
+  readyReplicas?: number;
+}
+
+/** The reconcile state of a Flux object with its evidence (rules §2). */
+export interface ReconcileState {
+  state: ReconcileStateName;
+  reason?: string;
+  message?: string;
+  /** The revision applied or served (rules §2). */
+  revision?: string;
+  /** The revision last attempted, when it differs from what was applied. */
+  attemptedRevision?: string;
+  /** When the Ready condition last changed. */
+  since?: string;
+  /** For `blocked`: the dependency the message names, when it names one. */
+  blockedBy?: ObjectReference;
+  /** Value of `reconcile.fluxcd.io/requestedAt`, when present. */
+  reconcileRequestedAt?: string;
+  /** `status.lastHandledReconcileAt`, when present. */
+  lastHandledReconcileAt?: string;
+  /** Reconcile requested, not handled for longer than the threshold (rules §2). */
+  reconcileNotHandled?: boolean;
+}
+
+/** Who reconciles a Flux object (rules §4). */
+export interface Owner {
+  status: OwnerStatus;
+  /** Instance (namespace of its controllers); null for orphans and contested objects. */
+  instance: string | null;
+  /** Shard name; null for orphans and contested objects. */
+  shard: string | null;
+  /** Controller Deployment name, `flux-operator`, or null. */
+  controller: string | null;
+  /** For contested objects: every controller that watches it. */
+  candidates?: Array<{ instance: string; shard: string; controller: string }>;
+}
+
+/** Where the effective service account comes from (rules §5). */
+export type ServiceAccountSource = 'object' | 'default' | 'controller';
+
+/** The tenancy boundary of a Flux object (rules §5). */
+export interface TenancyBoundary {
+  cluster: string;
+  instance: string | null;
+  namespace: string;
+  tenant: string | null;
+  /** Effective service account; null = runs as the controller's own identity (or not applicable to the kind). */
+  serviceAccount: string | null;
+  serviceAccountSource: ServiceAccountSource | null;
+  /** `--no-cross-namespace-refs` on the owning controller. */
+  lockdown: boolean;
+  enforcement: Enforcement;
+  /** Why the boundary is not fully enforced; empty when enforced. */
+  reasons: string[];
+}
+
+/** A problem the fleet analysis reports (rules §8). */
+export interface Finding {
+  type: FindingType;
+  severity: FindingSeverity;
+  /** The object the finding is about (for `shard-over-capacity`: cluster + instance/shard in `shard`). */
+  object?: FluxObjectRef;
+  shard?: { cluster: string; instance: string; shard: string };
+  message: string;
+  /** Other objects involved (the source on another shard, the missing dependency, the cycle). */
+  related: FluxObjectRef[];
+}

@@ -1,0 +1,56 @@
+import { createServiceRef } from '@backstage/backend-plugin-api';
+import type {
+  ClusterHealth,
+  EntityLink,
+  Finding,
+  FleetObject,
+  FleetObjectDetail,
+  FleetSummary,
+  InstanceSummary,
+  ObjectQuery,
+  Page,
+  ShardSummary,
+  TenantSummary,
+} from '@flux-fleet/plugin-flux-fleet-common';
+
+/** What changed in the index. */
+export interface FleetIndexChange {
+  cluster: string;
+  /** Keys of the objects that were added, changed or removed. */
+  keys: string[];
+  /** True when the change alters structure (objects added or removed, owners, tenants, references), not just state. */
+  structural: boolean;
+}
+
+/**
+ * Read access to the fleet-wide index of Flux objects that the Flux Fleet backend keeps by watching every
+ * configured cluster. Every call answers from memory: no cluster is called.
+ */
+export interface FleetIndexService {
+  /** Resolves when every cluster has either synced, been restored from the last snapshot, or failed. */
+  ready(): Promise<void>;
+  clusters(): ClusterHealth[];
+  instances(cluster?: string): InstanceSummary[];
+  shards(cluster?: string): ShardSummary[];
+  tenants(): TenantSummary[];
+  summary(): FleetSummary;
+  objects(query: ObjectQuery): Page<FleetObject>;
+  /** Every object of one cluster, in key order; for bulk readers such as the catalog provider. */
+  clusterObjects(cluster: string): FleetObject[];
+  object(key: string): FleetObject | undefined;
+  objectDetail(key: string): FleetObjectDetail | undefined;
+  findings(filter?: { cluster?: string; type?: string[] }): Finding[];
+  /** The Flux objects of a catalog entity, across clusters (rules §6). */
+  entityObjects(link: EntityLink): FleetObject[];
+  /** Calls the listener after each batch of changes; returns an unsubscribe function. */
+  subscribe(listener: (changes: FleetIndexChange[]) => void): () => void;
+}
+
+/**
+ * The fleet index, shared by the Flux Fleet backend plugin (which fills it) and other plugins and modules (the
+ * catalog module) that read it. Provided by `@flux-fleet/plugin-flux-fleet-backend`.
+ */
+export const fleetIndexServiceRef = createServiceRef<FleetIndexService>({
+  id: 'flux-fleet.index',
+  scope: 'root',
+});

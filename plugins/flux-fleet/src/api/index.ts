@@ -1,0 +1,3 @@
+export { fluxFleetApiRef } from './FluxFleetApi';
+export type { FluxFleetApi } from './FluxFleetApi';
+export { FluxFleetClient } from './FluxFleetClient';

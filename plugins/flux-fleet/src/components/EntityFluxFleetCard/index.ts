@@ -1,0 +1,1 @@
+export { EntityFluxFleetCard } from './EntityFluxFleetCard';

@@ -1,0 +1,1 @@
+export { FluxFleetPage } from './FluxFleetPage';
