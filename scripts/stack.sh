@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Runs the whole product: the fleet simulator (a Kubernetes API server per simulated cluster), the Backstage
+# backend with the Flux Fleet plugins, and the built app served by the backend on one port.
+#   scripts/stack.sh up   [FLEET=S|M|L] [DB=sqlite|pg] [PORT=7007]   start in the background, wait until ready
+#   scripts/stack.sh down                                              stop what `up` started
+# State lives in .flux-fleet/ (git-ignored): kubeconfig, truth.json, generated app-config, logs, pids.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$FLUX_FLEET_ROOT"
+STATE=$FLUX_FLEET_ROOT/.flux-fleet
+FLEET=${FLEET:-S}
+DB=${DB:-sqlite}
+PORT=${PORT:-7007}
+SEED=${SEED:-7}
+
+start_group() { # name, command... : runs in its own process group so `down` stops its children too
+  local name=$1; shift
+  setsid bash -c 'echo $$ > "$0"; exec "$@"' "$STATE/$name.pid" "$@" > "$STATE/$name.log" 2>&1 < /dev/null &
+}
+
+wait_for() { # what, seconds, command...
+  local what=$1 limit=$2; shift 2
+  local start=$SECONDS
+  until "$@" >/dev/null 2>&1; do
+    if [ $((SECONDS - start)) -ge "$limit" ]; then
+      echo "!! $what not ready after ${limit}s; last lines of its log:" >&2
+      return 1
+    fi
+    sleep 1
+  done
+}
+
+up() {
+  mkdir -p "$STATE"
+  down >/dev/null 2>&1 || true
+
+  if [ ! -f packages/app/dist/index.html ] || [ -n "$(find packages/app/src plugins/flux-fleet/src plugins/flux-fleet-common/src -newer packages/app/dist/index.html -type f 2>/dev/null | head -1)" ]; then
+    echo "==> building the app"
+    yarn workspace app build > "$STATE/app-build.log" 2>&1 || { tail -30 "$STATE/app-build.log"; exit 1; }
+  fi
+
+  local configs=(--config "$FLUX_FLEET_ROOT/app-config.yaml")
+  if [ -x packages/fleet-sim/bin/fleet-sim ]; then
+    echo "==> starting the simulated fleet $FLEET (seed $SEED)"
+    rm -f "$STATE/kubeconfig" "$STATE/truth.json"
+    start_group sim packages/fleet-sim/bin/fleet-sim --size "$FLEET" --seed "$SEED" --port 0 \
+      --kubeconfig "$STATE/kubeconfig" --truth "$STATE/truth.json" ${SIM_ARGS:-}
+    wait_for "fleet simulator" 180 grep -q 'fleet-sim ready' "$STATE/sim.log" || { tail -20 "$STATE/sim.log"; exit 1; }
+    node scripts/fleet-config.mjs "$STATE/kubeconfig" > "$STATE/app-config.fleet.yaml"
+    configs+=(--config "$STATE/app-config.fleet.yaml")
+  fi
+
+  # the backend serves the built app on the same port
+  cat > "$STATE/app-config.stack.yaml" <<YAML
+app:
+  baseUrl: http://localhost:$PORT
+backend:
+  baseUrl: http://localhost:$PORT
+  listen:
+    port: $PORT
+    host: 127.0.0.1
+  cors:
+    origin: http://localhost:$PORT
+YAML
+  if [ "$DB" = pg ]; then
+    local url
+    url=$(scripts/postgres.sh start)
+    cat >> "$STATE/app-config.stack.yaml" <<YAML
+  database:
+    client: pg
+    connection: $url/postgres
+    pluginDivisionMode: database
+    prefix: 'flux_fleet_stack_'
+YAML
+  fi
+  configs+=(--config "$STATE/app-config.stack.yaml")
+  [ -n "${EXTRA_CONFIG:-}" ] && configs+=(--config "$EXTRA_CONFIG")
+
+  echo "==> starting the backend on 127.0.0.1:$PORT (database: $DB)"
+  start_group backend bash -c "cd packages/backend && exec yarn start ${configs[*]}"
+  wait_for "backend" 240 curl -sf -o /dev/null "http://127.0.0.1:$PORT/.backstage/health/v1/readiness" \
+    || { tail -30 "$STATE/backend.log"; exit 1; }
+  echo "==> Flux Fleet is running: open http://localhost:$PORT (logs in .flux-fleet/*.log)"
+}
+
+down() {
+  local name pid
+  for name in backend sim; do
+    if [ -f "$STATE/$name.pid" ]; then
+      pid=$(cat "$STATE/$name.pid")
+      kill -TERM -- "-$pid" 2>/dev/null || true
+      for _ in $(seq 1 50); do kill -0 -- "-$pid" 2>/dev/null || break; sleep 0.1; done
+      kill -KILL -- "-$pid" 2>/dev/null || true
+      rm -f "$STATE/$name.pid"
+    fi
+  done
+}
+
+case "${1:-}" in
+  up) up ;;
+  down) down ;;
+  *) echo "usage: $0 up|down" >&2; exit 2 ;;
+esac

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# `make test`: installs what is missing, then runs every suite and ends with one line `N passed, N failed`
+# summing them all. Suites: type-check, lint, unit and component tests of every package (jest; backend suites run
+# against SQLite and PostgreSQL), the app build, and the Playwright end-to-end suite in Chromium against the
+# running product (simulated fleet + backend on PostgreSQL + built app).
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$FLUX_FLEET_ROOT"
+OUT=$FLUX_FLEET_ROOT/.flux-fleet/test
+rm -rf "$OUT" && mkdir -p "$OUT"
+SUMMARY=$OUT/summary.tsv
+: > "$SUMMARY"
+T0=$SECONDS
+
+record() { # suite passed failed seconds
+  printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >> "$SUMMARY"
+  printf '   %-28s %5s passed %5s failed  (%ss)\n' "$1" "$2" "$3" "$4"
+}
+
+step() { # suite, command...: a suite that counts as one test
+  local name=$1; shift
+  local s=$SECONDS
+  echo "==> $name"
+  if "$@" > "$OUT/$name.log" 2>&1; then
+    record "$name" 1 0 $((SECONDS - s))
+  else
+    tail -40 "$OUT/$name.log"
+    record "$name" 0 1 $((SECONDS - s))
+  fi
+}
+
+cleanup() {
+  scripts/stack.sh down >/dev/null 2>&1
+  scripts/postgres.sh stop >/dev/null 2>&1
+}
+trap cleanup EXIT
+
+echo "==> installing what is missing"
+s=$SECONDS
+scripts/bootstrap.sh || { echo "0 passed, 1 failed"; exit 1; }
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "    apt-get install ${missing[*]}"
+  if ! apt-get install -y --no-install-recommends "${missing[@]}" > "$OUT/apt.log" 2>&1; then
+    apt-get update > /dev/null 2>&1
+    apt-get install -y --no-install-recommends "${missing[@]}" > "$OUT/apt.log" 2>&1 || { tail -20 "$OUT/apt.log"; echo "0 passed, 1 failed"; exit 1; }
+  fi
+fi
+echo "    install: $((SECONDS - s))s"
+
+PG_URL=$(scripts/postgres.sh start) || { echo "0 passed, 1 failed"; exit 1; }
+PG_VERSION=$(scripts/postgres.sh version)
+export "BACKSTAGE_TEST_DATABASE_POSTGRES${PG_VERSION}_CONNECTION_STRING=$PG_URL"
+export FLUX_FLEET_TEST_POSTGRES_ID="POSTGRES_${PG_VERSION}"
+export FLUX_FLEET_REQUIRE_POSTGRES=1
+
+step typecheck yarn tsc
+step lint yarn lint:all
+
+echo "==> unit and component tests (jest; database tests on SQLite and PostgreSQL $PG_VERSION)"
+s=$SECONDS
+CI=true yarn test --json --outputFile="$OUT/jest.json" > "$OUT/jest.log" 2>&1
+jest_rc=$?
+read -r jp jf < <(node -e '
+  try { const r = require(process.argv[1]); console.log(r.numPassedTests, r.numFailedTests + r.numRuntimeErrorTestSuites); }
+  catch { console.log(0, 1); }' "$OUT/jest.json")
+if [ "$jest_rc" != 0 ] && [ "$jf" = 0 ]; then jf=1; fi
+[ "$jf" != 0 ] && grep -E '✕|●|FAIL' "$OUT/jest.log" | head -60
+record unit "$jp" "$jf" $((SECONDS - s))
+
+step build-app yarn workspace app build
+
+echo "==> end-to-end tests (Playwright in Chromium against the running product)"
+s=$SECONDS
+if DB=pg PORT=7017 scripts/stack.sh up > "$OUT/stack.log" 2>&1; then
+  (cd e2e-tests && PLAYWRIGHT_BASE_URL=http://localhost:7017 FLUX_FLEET_STATE="$FLUX_FLEET_ROOT/.flux-fleet" \
+    PLAYWRIGHT_JSON_OUTPUT_NAME="$OUT/e2e.json" yarn playwright test --reporter=list,json > "$OUT/e2e.log" 2>&1)
+  e2e_rc=$?
+  read -r ep ef < <(node -e '
+    let r;
+    try { r = require(process.argv[1]); } catch { console.log(0, 1); process.exit(); }
+    console.log(r.stats.expected, r.stats.unexpected + (r.errors || []).length);' "$OUT/e2e.json" 2>/dev/null || echo "0 1")
+  if [ "$e2e_rc" != 0 ] && [ "$ef" = 0 ]; then ef=1; fi
+  [ "$ef" != 0 ] && { tail -60 "$OUT/e2e.log"; tail -30 .flux-fleet/backend.log; }
+  record e2e "$ep" "$ef" $((SECONDS - s))
+else
+  cat "$OUT/stack.log"
+  record e2e 0 1 $((SECONDS - s))
+fi
+scripts/stack.sh down > /dev/null 2>&1
+
+echo "==> done in $((SECONDS - T0))s"
+total=$(awk -F'\t' '{p+=$2; f+=$3} END {printf "%d passed, %d failed", p, f}' "$SUMMARY")
+echo "$total"
+case "$total" in *", 0 failed") exit 0 ;; *) exit 1 ;; esac
