@@ -202,6 +202,11 @@ export interface EntityView {
   objects: FleetObject[];
   /** Health of every cluster that holds one of its objects, and of every cluster not synced. */
   clusters: ClusterHealth[];
+  /**
+   * The instances that own one of its objects (their Flux version, operator-managed or not). Optional: when absent
+   * the frontend asks `GET /instances?cluster=` for the clusters involved.
+   */
+  instances?: InstanceSummary[];
 }
 
 /** Result of an action (reconcile, suspend, resume). */
@@ -213,6 +218,22 @@ export interface ActionResult {
   /** Whether the controller has handled it yet; `never` when no controller watches the object. */
   handled: 'yes' | 'pending' | 'never';
   message: string;
+}
+
+/**
+ * Fields a catalog search document of a Flux Fleet entity may carry beside the catalog collator's own (`kind`,
+ * `type`, `namespace` = the catalog namespace, …), for the search result item's chips. Prefixed with `flux` so
+ * they never collide with the collator's fields. All optional: the item shows what is there.
+ */
+export interface FluxFleetSearchDocumentFields {
+  /** The Flux kind, e.g. `Kustomization`. */
+  fluxKind?: string;
+  fluxCluster?: string;
+  fluxInstance?: string;
+  fluxShard?: string;
+  fluxTenant?: string;
+  /** The Kubernetes namespace of the Flux object. */
+  fluxNamespace?: string;
 }
 
 /** Signal channels the backend publishes on (Backstage signals). */
