@@ -1,16 +1,68 @@
 import { createApiRef } from '@backstage/core-plugin-api';
 import { CompoundEntityRef } from '@backstage/catalog-model';
-import { ClusterHealth, EntityView } from '@flux-fleet/plugin-flux-fleet-common';
+import {
+  ActionResult,
+  ClusterHealth,
+  EntityView,
+  Finding,
+  FindingType,
+  FleetObject,
+  FleetObjectDetail,
+  FleetSummary,
+  FluxObjectRef,
+  InstanceSummary,
+  ObjectQuery,
+  Page,
+  ShardSummary,
+  TenantSummary,
+} from '@flux-fleet/plugin-flux-fleet-common';
 
-/** Reads the Flux Fleet backend (`/api/flux-fleet`). */
+/**
+ * Reads the Flux Fleet backend (`/api/flux-fleet`, see `docs/api.md`) and asks it to act on Flux objects.
+ *
+ * @public
+ */
 export interface FluxFleetApi {
   /** The Flux objects of a catalog entity across clusters. */
   getEntityView(entity: CompoundEntityRef): Promise<EntityView>;
   /** Every configured cluster with its health. */
   getClusters(): Promise<ClusterHealth[]>;
+  /** The fleet at a glance. */
+  getSummary(): Promise<FleetSummary>;
+  /** Flux instances, optionally of one cluster. */
+  getInstances(filter?: { cluster?: string }): Promise<InstanceSummary[]>;
+  /** Shards with their load, optionally of one cluster or instance. */
+  getShards(filter?: {
+    cluster?: string;
+    instance?: string;
+  }): Promise<ShardSummary[]>;
+  /** Tenants across the fleet. */
+  getTenants(): Promise<TenantSummary[]>;
+  /** One page of Flux objects matching the query; follow `nextCursor` for the next page. */
+  getObjects(query: ObjectQuery): Promise<Page<FleetObject>>;
+  /** One Flux object with its dependencies, inventory, events and findings. */
+  getObject(ref: FluxObjectRef): Promise<FleetObjectDetail>;
+  /** Findings, optionally of one cluster or of some types. */
+  getFindings(filter?: {
+    cluster?: string;
+    type?: FindingType[];
+  }): Promise<Finding[]>;
+  /** Asks Flux to reconcile the object now; `force` re-runs a HelmRelease's install or upgrade. */
+  reconcile(
+    ref: FluxObjectRef,
+    options?: { force?: boolean },
+  ): Promise<ActionResult>;
+  /** Stops Flux from reconciling the object (`spec.suspend: true`). */
+  suspend(ref: FluxObjectRef): Promise<ActionResult>;
+  /** Lets Flux reconcile the object again (`spec.suspend: false`). */
+  resume(ref: FluxObjectRef): Promise<ActionResult>;
 }
 
-/** The API reference of {@link FluxFleetApi}. */
+/**
+ * The API reference of {@link FluxFleetApi}.
+ *
+ * @public
+ */
 export const fluxFleetApiRef = createApiRef<FluxFleetApi>({
   id: 'plugin.flux-fleet.api',
 });

@@ -17,7 +17,10 @@ export const FluxFleetPage = () => {
   const { value, loading, error } = useAsync(() => api.getClusters(), [api]);
   return (
     <Page themeId="tool">
-      <Header title="Flux Fleet" subtitle="Clusters, instances, shards and what is broken" />
+      <Header
+        title="Flux Fleet"
+        subtitle="Clusters, instances, shards and what is broken"
+      />
       <Content>
         {loading && <Progress />}
         {error && <ResponseErrorPanel error={error} />}

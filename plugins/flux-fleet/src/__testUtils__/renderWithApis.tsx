@@ -1,0 +1,44 @@
+import { Entity } from '@backstage/catalog-model';
+import { EntityProvider } from '@backstage/plugin-catalog-react';
+import { permissionApiRef } from '@backstage/plugin-permission-react';
+import { signalApiRef } from '@backstage/plugin-signals-react';
+import {
+  mockApis,
+  renderInTestApp,
+  TestApiProvider,
+} from '@backstage/test-utils';
+import { ReactElement } from 'react';
+import { fluxFleetApiRef } from '../api';
+import { FakeFluxFleetApi } from './fakeFluxFleetApi';
+import { FakeSignalApi } from './fakeSignalApi';
+
+/**
+ * Renders a Flux Fleet view in a test app with the fake API, a permission API (allow all unless given), the signal
+ * API when given (absent otherwise, as in an app without the signals plugin), and the entity when given.
+ */
+export async function renderWithApis(
+  element: ReactElement,
+  options: {
+    api: FakeFluxFleetApi;
+    signals?: FakeSignalApi;
+    permission?: ReturnType<typeof mockApis.permission>;
+    entity?: Entity;
+  },
+) {
+  const apis: Array<readonly [any, any]> = [
+    [fluxFleetApiRef, options.api],
+    [permissionApiRef, options.permission ?? mockApis.permission()],
+  ];
+  if (options.signals) {
+    apis.push([signalApiRef, options.signals]);
+  }
+  return renderInTestApp(
+    <TestApiProvider apis={apis as any}>
+      {options.entity ? (
+        <EntityProvider entity={options.entity}>{element}</EntityProvider>
+      ) : (
+        element
+      )}
+    </TestApiProvider>,
+  );
+}

@@ -1,0 +1,1 @@
+export { ObjectActions } from './ObjectActions';

@@ -1,0 +1,2 @@
+export { ObjectDetailDrawer } from './ObjectDetailDrawer';
+export { ObjectDetailPanel } from './ObjectDetailPanel';

@@ -1,0 +1,134 @@
+import {
+  StatusAborted,
+  StatusError,
+  StatusOK,
+  StatusPending,
+  StatusWarning,
+} from '@backstage/core-components';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import { FleetObject } from '@flux-fleet/plugin-flux-fleet-common';
+import { ReactNode } from 'react';
+import {
+  STATE_HINT,
+  STATE_LABEL,
+  STATE_TONE,
+  StateTone,
+} from '../../lib/stateText';
+import { RelativeTime } from './RelativeTime';
+import { RevisionLink } from './RevisionLink';
+import { StaleMarker } from './StaleMarker';
+
+const ICONS: Record<
+  StateTone,
+  (props: { children?: ReactNode }) => JSX.Element
+> = {
+  ok: StatusOK,
+  error: StatusError,
+  warning: StatusWarning,
+  pending: StatusPending,
+  aborted: StatusAborted,
+};
+
+/** The state's icon and words, with the blocking dependency for `blocked`. */
+export const ReconcileStateName = (props: {
+  object: Pick<FleetObject, 'state'>;
+}) => {
+  const { state } = props.object;
+  const Icon = ICONS[STATE_TONE[state.state]];
+  const by = state.blockedBy
+    ? ` by ${state.blockedBy.kind} ${state.blockedBy.namespace}/${state.blockedBy.name}`
+    : '';
+  return (
+    <Icon>
+      {STATE_LABEL[state.state]}
+      {by}
+    </Icon>
+  );
+};
+
+/**
+ * A Flux object's reconcile state as a person reads it: icon and words, reason, revision (linked to its commit
+ * where the source allows), since when, the message, and a stale marker when its cluster is unreachable.
+ * `compact` leaves out the message and the hint (for table cells).
+ *
+ * Test ids: `flux-fleet-state` (the whole block), `flux-fleet-state-message`.
+ */
+export const ReconcileStateLabel = (props: {
+  object: Pick<
+    FleetObject,
+    'state' | 'stale' | 'staleSince' | 'sourceUrl' | 'ref'
+  >;
+  compact?: boolean;
+}) => {
+  const { object, compact } = props;
+  const { state } = object;
+  const hint = STATE_HINT[state.state];
+  const attempted =
+    state.attemptedRevision && state.attemptedRevision !== state.revision
+      ? state.attemptedRevision
+      : undefined;
+  return (
+    <Box data-testid="flux-fleet-state">
+      <Box
+        display="flex"
+        alignItems="center"
+        flexWrap="wrap"
+        style={{ gap: 8 }}
+      >
+        <ReconcileStateName object={object} />
+        {state.reason && (
+          <Typography variant="body2" component="span" color="textSecondary">
+            {state.reason}
+          </Typography>
+        )}
+        {state.revision && (
+          <Typography variant="body2" component="span">
+            <RevisionLink
+              revision={state.revision}
+              sourceUrl={object.sourceUrl}
+            />
+          </Typography>
+        )}
+        {attempted && (
+          <Typography variant="body2" component="span" color="textSecondary">
+            attempted{' '}
+            <RevisionLink revision={attempted} sourceUrl={object.sourceUrl} />
+          </Typography>
+        )}
+        {state.since && (
+          <Typography variant="body2" component="span" color="textSecondary">
+            <RelativeTime time={state.since} />
+          </Typography>
+        )}
+        {object.stale && (
+          <StaleMarker cluster={object.ref.cluster} since={object.staleSince} />
+        )}
+      </Box>
+      {!compact && state.message && (
+        <Typography
+          variant="body2"
+          color="textSecondary"
+          data-testid="flux-fleet-state-message"
+          style={{ wordBreak: 'break-word' }}
+        >
+          {state.message}
+        </Typography>
+      )}
+      {!compact && state.reconcileNotHandled && (
+        <Typography variant="body2" color="error">
+          A reconcile was requested{' '}
+          {state.reconcileRequestedAt && (
+            <RelativeTime time={state.reconcileRequestedAt} />
+          )}{' '}
+          and no controller has handled it yet.
+        </Typography>
+      )}
+      {!compact && hint && (
+        <Typography variant="caption" color="textSecondary">
+          {hint}
+        </Typography>
+      )}
+    </Box>
+  );
+};
