@@ -37,8 +37,13 @@ export interface FluxController {
   component: ControllerComponent;
   /** The shard name (rules §3). */
   shard: string;
-  /** `--watch-label-selector` as written; undefined when absent. */
+  /** `--watch-label-selector` as written; undefined when absent or empty (every object). */
   selector?: string;
+  /**
+   * Why the selector does not parse, when it does not. Such a controller does not start, so it watches nothing
+   * and its objects are orphans.
+   */
+  selectorError?: string;
   watchAllNamespaces: boolean;
   concurrent: number;
   defaultServiceAccount?: string;
@@ -49,7 +54,38 @@ export interface FluxController {
   operatorManaged: boolean;
   replicas?: number;
   readyReplicas?: number;
+  /** What was odd in its Deployment (unreadable flags, read as their defaults); absent when nothing was. */
+  problems?: string[];
 }
+
+/** Estimated load of one controller (rules §9). */
+export interface ControllerLoad {
+  cluster: string;
+  instance: string;
+  shard: string;
+  /** The controller Deployment's name. */
+  controller: string;
+  /** Objects it reconciles (suspended ones excluded). */
+  objectCount: number;
+  concurrent: number;
+  /** Σ (last reconcile duration ÷ interval) ÷ concurrent; 1 = 100 %. */
+  utilisation: number;
+}
+
+/** One entry of the configured namespace → tenant mapping (`fluxFleet.tenants`); the first matching entry wins. */
+export interface TenantMappingEntry {
+  /** The tenant's name. */
+  tenant: string;
+  /** Its namespaces; `*` matches any run of characters (`team-payments-*`). */
+  namespaces: string[];
+  /** The clusters where the entry applies; every cluster when absent. */
+  clusters?: string[];
+  /** The catalog group that owns the tenant, e.g. `group:default/payments`. */
+  group?: string;
+}
+
+/** The configured namespace → tenant mapping (rules §5). */
+export type TenantMapping = readonly TenantMappingEntry[];
 
 /** The reconcile state of a Flux object with its evidence (rules §2). */
 export interface ReconcileState {

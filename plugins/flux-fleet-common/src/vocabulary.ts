@@ -203,6 +203,7 @@ export const LABELS = {
 export const ANNOTATIONS = {
   reconcileRequestedAt: 'reconcile.fluxcd.io/requestedAt',
   reconcileForceAt: 'reconcile.fluxcd.io/forceAt',
+  reconcileResetAt: 'reconcile.fluxcd.io/resetAt',
   operatorReconcile: 'fluxcd.controlplane.io/reconcile',
   /** Our own annotation linking a Flux object to a service (rules §6). */
   service: 'flux-fleet.io/service',
@@ -212,3 +213,87 @@ export const ANNOTATIONS = {
 
 /** How long a reconcile request may stay unhandled before it is a finding (rules §2). */
 export const RECONCILE_NOT_HANDLED_AFTER_MS = 5 * 60 * 1000;
+
+const FLUX_KIND_SET: ReadonlySet<string> = new Set(FLUX_KINDS);
+
+/** Whether a string is one of the Flux kinds of {@link FLUX_KINDS}. */
+export function isFluxKind(value: unknown): value is FluxKind {
+  return typeof value === 'string' && FLUX_KIND_SET.has(value);
+}
+
+/** Sources served by source-controller (the kinds whose load estimate is that of a source, rules §9). */
+export const SOURCE_KINDS: readonly FluxKind[] = [
+  'GitRepository',
+  'OCIRepository',
+  'HelmRepository',
+  'HelmChart',
+  'Bucket',
+];
+
+/** The controller name an owner shows for the kinds the Flux Operator reconciles (rules §4). */
+export const FLUX_OPERATOR = 'flux-operator';
+
+/** Default `--concurrent` of each controller when the flag is absent (rules §3). */
+export const DEFAULT_CONCURRENCY: Readonly<
+  Record<ControllerComponent, number>
+> = {
+  'source-controller': 2,
+  'kustomize-controller': 4,
+  'helm-controller': 4,
+  'notification-controller': 4,
+  'image-reflector-controller': 4,
+  'image-automation-controller': 4,
+  'source-watcher': 4,
+};
+
+/**
+ * Controllers that accept `--no-cross-namespace-refs` (source-controller and source-watcher do not): an
+ * instance locks down cross-namespace references when all of these that it runs have the flag on.
+ */
+export const LOCKDOWN_COMPONENTS: readonly ControllerComponent[] = [
+  'kustomize-controller',
+  'helm-controller',
+  'notification-controller',
+  'image-reflector-controller',
+  'image-automation-controller',
+];
+
+/**
+ * Workload kinds whose `backstage.io/kubernetes-id` label names the service of the Flux object that applied
+ * them (rules §6), with their API group as it appears in inventory ids.
+ */
+export const WORKLOAD_KIND_GROUP = {
+  Deployment: 'apps',
+  StatefulSet: 'apps',
+  DaemonSet: 'apps',
+  CronJob: 'batch',
+} as const;
+
+/** A workload kind (rules §6). */
+export type WorkloadKind = keyof typeof WORKLOAD_KIND_GROUP;
+
+/** How bad each kind of finding is (rules §8). */
+export const FINDING_SEVERITY: Readonly<Record<FindingType, FindingSeverity>> =
+  {
+    orphan: 'error',
+    contested: 'error',
+    'cross-shard-reference': 'warning',
+    'cross-tenant-reference': 'warning',
+    'boundary-none': 'warning',
+    'reconcile-not-handled': 'warning',
+    'dependency-cycle': 'error',
+    'missing-dependency': 'error',
+    'missing-source': 'error',
+    'shard-over-capacity': 'warning',
+  };
+
+/** Load estimates per kind when an object does not report its last reconcile duration (rules §9), in ms. */
+export function estimatedReconcileDurationMs(kind: FluxKind): number {
+  if (SOURCE_KINDS.includes(kind)) return 2_000;
+  if (kind === 'Kustomization') return 10_000;
+  if (kind === 'HelmRelease') return 20_000;
+  return 1_000;
+}
+
+/** The interval assumed when an object has no readable `spec.interval` (rules §9), in ms. */
+export const DEFAULT_INTERVAL_MS = 10 * 60 * 1000;
