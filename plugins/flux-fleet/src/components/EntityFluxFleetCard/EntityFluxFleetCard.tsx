@@ -24,7 +24,9 @@ import { ClusterRow } from './ClusterRow';
  * `flux-fleet-empty`, `flux-fleet-error`, `flux-fleet-loading`; the refresh button is named "Refresh".
  */
 export const EntityFluxFleetCard = () => {
-  const { entity, entityRef, view, live, instances } = useEntityFluxView();
+  const { entity, entityRef, view, live, instances } = useEntityFluxView({
+    withInstances: true,
+  });
   const [opened, setOpened] = useState<FluxObjectRef>();
 
   const refreshButton = (

@@ -18,7 +18,7 @@ import { useRefreshable } from '../../hooks/useRefreshable';
  * The instances that own the entity's objects: from the view when the backend includes them, else read per
  * cluster involved. A failed read leaves the instance shown by its namespace alone.
  */
-function useOwningInstances(view: EntityView | undefined) {
+function useOwningInstances(view: EntityView | undefined, wanted: boolean) {
   const api = useApi(fluxFleetApiRef);
   const fromView = view?.instances;
   const clusters = [
@@ -30,7 +30,7 @@ function useOwningInstances(view: EntityView | undefined) {
   ].sort();
   const clustersKey = clusters.join(',');
   const { value } = useAsync(async () => {
-    if (fromView || clusters.length === 0) {
+    if (!wanted || fromView || clusters.length === 0) {
       return [];
     }
     const lists = await Promise.allSettled(
@@ -41,7 +41,7 @@ function useOwningInstances(view: EntityView | undefined) {
     );
     // clustersKey stands for clusters
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [api, clustersKey, Boolean(fromView)]);
+  }, [api, clustersKey, Boolean(fromView), wanted]);
   return fromView ?? value ?? [];
 }
 
@@ -56,9 +56,9 @@ export function findInstance(
 
 /**
  * The Flux objects of the current catalog entity across clusters, refreshed in place when the backend signals a
- * change on the entity's channel.
+ * change on the entity's channel; with the instances that own them when `withInstances` is set.
  */
-export function useEntityFluxView() {
+export function useEntityFluxView(options: { withInstances?: boolean } = {}) {
   const { entity } = useEntity();
   const api = useApi(fluxFleetApiRef);
   const entityRef = stringifyEntityRef(entity);
@@ -71,6 +71,9 @@ export function useEntityFluxView() {
     SIGNAL_CHANNELS.entity(entityRef),
     view.refresh,
   );
-  const instances = useOwningInstances(view.value);
+  const instances = useOwningInstances(
+    view.value,
+    Boolean(options.withInstances),
+  );
   return { entity, entityRef, view, live, instances };
 }

@@ -1,0 +1,1 @@
+export { EntityFluxFleetContent } from './EntityFluxFleetContent';
