@@ -1,10 +1,136 @@
 export interface Config {
-  /** Flux Fleet: which clusters to watch and how. */
+  /** Flux Fleet: which clusters to watch, how to reach them, and how to watch. */
   fluxFleet?: {
-    /** The clusters whose Flux objects Flux Fleet watches. */
+    /**
+     * The clusters whose Flux objects Flux Fleet watches. Each needs a way to reach its API server: `url` with
+     * `serviceAccountToken` or `clientCert` (or neither, for a `kubectl proxy`), or `kubeconfig`, or
+     * `inCluster`.
+     */
     clusters?: Array<{
-      /** A unique name for the cluster, used in the API, the UI and catalog entity names. */
+      /**
+       * A unique name for the cluster, used in the API, the UI and catalog entity names: 1 to 63 letters,
+       * digits, '.', '_' or '-'.
+       */
       name: string;
+      /** The API server's URL, e.g. `https://api.prod-eu-1:6443`; optional with `kubeconfig` or `inCluster`. */
+      url?: string;
+      /**
+       * A bearer token of a service account that may get, list and watch the Flux kinds, Deployments,
+       * StatefulSets, DaemonSets, CronJobs, Namespaces and Events.
+       * @visibility secret
+       */
+      serviceAccountToken?: string;
+      /** Read the server and credentials from a kubeconfig file. */
+      kubeconfig?: {
+        /** Path of the kubeconfig file. */
+        path: string;
+        /** The context to use; the file's current context when absent. */
+        context?: string;
+      };
+      /** Use the service account of the pod Backstage runs in. */
+      inCluster?: boolean;
+      /** Authenticate with a client certificate. */
+      clientCert?: {
+        /**
+         * The certificate, base64-encoded PEM.
+         * @visibility secret
+         */
+        certData?: string;
+        /** Path of the certificate's PEM file. */
+        certFile?: string;
+        /**
+         * The private key, base64-encoded PEM.
+         * @visibility secret
+         */
+        keyData?: string;
+        /** Path of the private key's PEM file. */
+        keyFile?: string;
+      };
+      /** The CA certificate of the API server, base64-encoded PEM (as a kubeconfig's certificate-authority-data). */
+      caData?: string;
+      /** Path of the CA certificate's PEM file. */
+      caFile?: string;
+      /** Do not verify the API server's TLS certificate. Logs a warning naming the cluster. */
+      skipTLSVerify?: boolean;
     }>;
+
+    /**
+     * Also watch the clusters of the Kubernetes plugin (`kubernetes.clusterLocatorMethods` of type `config`
+     * with `authProvider: serviceAccount`), so they are configured once. A cluster of the same name in
+     * `fluxFleet.clusters` wins. Default true.
+     */
+    readKubernetesPluginClusters?: boolean;
+
+    /**
+     * Namespace → tenant mapping, for namespaces without the `toolkit.fluxcd.io/tenant` label. The first
+     * matching entry wins.
+     */
+    tenants?: Array<{
+      /** A namespace glob; `*` matches any run of characters, e.g. `team-*`. */
+      namespace?: string;
+      /** Several namespace globs (instead of `namespace`). */
+      namespaces?: string[];
+      /** The tenant: a name, where `{1}`, `{2}`… stand for what the first, second… `*` matched. */
+      tenant: string;
+      /** The clusters where the entry applies; every cluster when absent. */
+      clusters?: string[];
+      /** The catalog group that owns the tenant, e.g. `group:default/payments`. */
+      group?: string;
+    }>;
+
+    /** How clusters are watched. */
+    watch?: {
+      /** Objects per page of the initial list. Default 500. */
+      pageSize?: number;
+      /** How long the server keeps a watch open before it is renewed, in seconds. Default 300. */
+      watchTimeoutSeconds?: number;
+      /** Ask for watch bookmarks (keeps resource versions fresh, proves a quiet watch alive). Default true. */
+      bookmarks?: boolean;
+      /** A request without an answer after this many seconds fails. Default 20. */
+      requestTimeoutSeconds?: number;
+      /** A watch that delivers nothing, not even a bookmark, for this many seconds is restarted. Default 150. */
+      idleTimeoutSeconds?: number;
+      /**
+       * A cluster whose requests have failed for this many seconds is shown unreachable, its objects stale.
+       * Default 15.
+       */
+      unreachableAfterSeconds?: number;
+      /** Retry delays after failures (exponential with jitter; a server's `Retry-After` is always honoured). */
+      backoff?: {
+        /** The first retry delay in seconds. Default 0.5. */
+        initialSeconds?: number;
+        /** The longest retry delay in seconds. Default 30. */
+        maxSeconds?: number;
+      };
+      /** How often the served Flux API versions are discovered again, in seconds. Default 600. */
+      discoveryIntervalSeconds?: number;
+      /** Recent Kubernetes Events about Flux objects, shown on the object's detail. */
+      events?: {
+        /** Watch Events. Default true. */
+        enabled?: boolean;
+        /** Events kept per Flux object. Default 5. */
+        perObject?: number;
+      };
+    };
+
+    /** How the index re-derives owners, boundaries and findings after changes. */
+    analysis?: {
+      /** A structural change waits this many seconds for more before its cluster is analysed. Default 0.075. */
+      debounceSeconds?: number;
+      /** …but at most this many seconds after the first change. Default 0.5. */
+      maxDelaySeconds?: number;
+      /** Time-based findings (reconcile requested, not handled) are re-evaluated this often, in seconds. Default 60. */
+      refreshIntervalSeconds?: number;
+    };
+
+    /** Snapshots in the database, so a restarted backend answers at once, and leases between replicas. */
+    persistence?: {
+      /** Store snapshots and use leases. Default true. */
+      enabled?: boolean;
+      /** How often a changed cluster's snapshot is written, in seconds. Default 15. */
+      snapshotIntervalSeconds?: number;
+      /** How long a replica's lease on a cluster lasts without renewal, in seconds. Default 30. */
+      leaseSeconds?: number;
+    };
   };
 }

@@ -1,0 +1,341 @@
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import type { WatchSettings } from '../config/FleetConfig';
+import { Backoff } from './Backoff';
+import type { ClusterClient } from './ClusterClient';
+import {
+  ConnectionHealth,
+  ConnectionHealthSnapshot,
+  ConnectionStatus,
+} from './ConnectionHealth';
+import { discoverFluxResources } from './discoverFluxResources';
+import { KubernetesRequestError } from './KubernetesRequestError';
+import { createLimiter } from './createLimiter';
+import {
+  InformerObserver,
+  InformerSink,
+  ResourceInformer,
+} from './ResourceInformer';
+import type { WatchedResource } from './WatchedResource';
+
+/** The roles of what a cluster watcher watches besides Flux kinds. */
+export type SupportingRole = 'controllers' | 'namespaces' | 'workloads' | 'events';
+
+/** Where a cluster's watcher delivers what it watches: the index's store of that cluster. */
+export interface ClusterSinks {
+  /** A sink for one Flux kind (the resource says which kind, at which version). */
+  flux(resource: WatchedResource): InformerSink;
+  /** A sink for controllers, namespaces, workloads (one per workload kind) or events. */
+  supporting(role: SupportingRole, resource: WatchedResource): InformerSink;
+  /** A Flux kind is no longer served at all: forget its objects. */
+  dropFlux(kind: string): void;
+}
+
+/** What a cluster watcher knows about how well it follows its cluster. */
+export interface ClusterWatchHealth {
+  connection: ConnectionHealthSnapshot;
+  synced: boolean;
+  /** API group → version read. */
+  servedVersions: Record<string, string>;
+  /** How long some watch of this cluster has not been following it (0 when all are). */
+  lagMs: number;
+}
+
+const FLUX_CONTROLLERS: WatchedResource = {
+  group: 'apps',
+  version: 'v1',
+  kind: 'Deployment',
+  plural: 'deployments',
+  labelSelector: 'app.kubernetes.io/part-of=flux',
+};
+
+/** Workloads that carry the service label, read by a label-selected watch (rules §6). */
+const WORKLOADS: WatchedResource[] = [
+  ['apps', 'Deployment', 'deployments'],
+  ['apps', 'StatefulSet', 'statefulsets'],
+  ['apps', 'DaemonSet', 'daemonsets'],
+  ['batch', 'CronJob', 'cronjobs'],
+].map(([group, kind, plural]) => ({
+  group,
+  version: 'v1',
+  kind,
+  plural,
+  labelSelector: 'backstage.io/kubernetes-id',
+}));
+
+const NAMESPACES: WatchedResource = {
+  group: '',
+  version: 'v1',
+  kind: 'Namespace',
+  plural: 'namespaces',
+};
+
+const EVENTS: WatchedResource = {
+  group: '',
+  version: 'v1',
+  kind: 'Event',
+  plural: 'events',
+};
+
+/** Lists of one cluster that may run at the same time (each is a burst of pages). */
+const CONCURRENT_LISTS = 4;
+
+interface InformerEntry {
+  informer: ResourceInformer;
+  /** Flux kinds and controllers: without them the cluster cannot be shown. */
+  essential: boolean;
+  /** Refused (403) or not served (404): counts as done for `synced`, shown as the last error. */
+  unavailable: boolean;
+}
+
+/**
+ * Watches one cluster: discovers the Flux kinds it serves, runs an informer per Flux kind plus the controller
+ * Deployments, namespaces, labelled workloads and events, rediscovers regularly (CRDs upgraded to new versions),
+ * and keeps the cluster's connection health. Never throws into its caller: every failure is retried with
+ * backoff and shown in the health.
+ */
+export class ClusterWatcher {
+  private readonly informers = new Map<string, InformerEntry>();
+  private readonly health: ConnectionHealth;
+  private readonly limitList = createLimiter(CONCURRENT_LISTS);
+  private readonly abort = new AbortController();
+  private servedVersions: Record<string, string> = {};
+  private discovered = false;
+  private rediscoverTimer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    private readonly client: ClusterClient,
+    private readonly sinks: ClusterSinks,
+    private readonly settings: WatchSettings,
+    private readonly logger: LoggerService,
+    onStatusChange: (status: ConnectionStatus) => void,
+  ) {
+    this.health = new ConnectionHealth(settings.unreachableAfterMs, status => {
+      if (status === 'unreachable' || status === 'unauthorized') {
+        this.logger.warn(
+          `Flux Fleet: cluster '${client.cluster}' is ${status}; its objects keep their last state, marked stale (${this.health.snapshot().lastError})`,
+        );
+      } else if (status === 'synced') {
+        this.logger.info(`Flux Fleet: cluster '${client.cluster}' is synced`);
+      }
+      onStatusChange(status);
+    });
+  }
+
+  get cluster(): string {
+    return this.client.cluster;
+  }
+
+  /** Starts discovery and the informers in the background. */
+  start(): void {
+    this.startSupporting();
+    this.discoverLoop().catch(error =>
+      this.logger.error(
+        `Flux Fleet discovery of cluster '${this.cluster}' stopped: ${error}`,
+      ),
+    );
+  }
+
+  /** Stops every informer and timer. */
+  stop(): void {
+    this.stopped = true;
+    this.abort.abort();
+    clearTimeout(this.rediscoverTimer);
+    for (const { informer } of this.informers.values()) informer.stop();
+    this.informers.clear();
+    this.health.close();
+  }
+
+  watchHealth(): ClusterWatchHealth {
+    const now = Date.now();
+    let behindSince: number | undefined;
+    for (const { informer, unavailable } of this.informers.values()) {
+      const since = informer.notFollowingSince;
+      if (!unavailable && since !== undefined) {
+        behindSince = Math.min(behindSince ?? since, since);
+      }
+    }
+    return {
+      connection: this.health.snapshot(),
+      synced: this.isSynced(),
+      servedVersions: { ...this.servedVersions },
+      lagMs: behindSince === undefined ? 0 : now - behindSince,
+    };
+  }
+
+  private isSynced(): boolean {
+    if (!this.discovered) return false;
+    for (const { informer, unavailable } of this.informers.values()) {
+      if (!informer.synced && !unavailable) return false;
+    }
+    return true;
+  }
+
+  private startSupporting() {
+    this.add('controllers', FLUX_CONTROLLERS, true, 'controllers');
+    this.add('namespaces', NAMESPACES, false, 'namespaces');
+    for (const workload of WORKLOADS) {
+      this.add(`workloads/${workload.kind}`, workload, false, 'workloads');
+    }
+    if (this.settings.events) {
+      this.add('events', EVENTS, false, 'events');
+    }
+  }
+
+  private add(
+    id: string,
+    resource: WatchedResource,
+    essential: boolean,
+    role: 'flux' | Parameters<ClusterSinks['supporting']>[0],
+  ) {
+    const sink =
+      role === 'flux'
+        ? this.sinks.flux(resource)
+        : this.sinks.supporting(role, resource);
+    const informer = new ResourceInformer(
+      resource,
+      this.client,
+      sink,
+      this.observer,
+      this.settings,
+      this.logger,
+      this.limitList,
+    );
+    this.informers.set(id, { informer, essential, unavailable: false });
+    informer.start();
+  }
+
+  private readonly observer: InformerObserver = {
+    succeeded: informer => {
+      const entry = this.entryOf(informer);
+      if (entry) entry.unavailable = false;
+      this.health.succeeded();
+    },
+    failed: (informer, error, retryInMs) => {
+      const entry = this.entryOf(informer);
+      if (!entry) return;
+      if (error.status === 403 && !entry.essential) {
+        entry.unavailable = true;
+      }
+      this.logger.debug(
+        `Flux Fleet: ${informer.description} failed, retrying in ${retryInMs} ms: ${error.message}`,
+      );
+      this.health.failed(error, entry.essential);
+      this.health.setSynced(this.isSynced());
+    },
+    listed: () => this.health.setSynced(this.isSynced()),
+    heard: (_informer, eventType) => this.health.heard(eventType),
+    vanished: informer => {
+      const entry = this.entryOf(informer);
+      if (!entry) return;
+      entry.unavailable = true;
+      if (entry.essential && informer.resource !== FLUX_CONTROLLERS) {
+        // a Flux CRD removed or moved to another version: discover again soon
+        this.scheduleDiscovery(1_000);
+      }
+      this.health.setSynced(this.isSynced());
+    },
+  };
+
+  private entryOf(informer: ResourceInformer): InformerEntry | undefined {
+    for (const entry of this.informers.values()) {
+      if (entry.informer === informer) return entry;
+    }
+    return undefined;
+  }
+
+  /** Discovers until it succeeds once, then again every `discoveryIntervalMs`. */
+  private async discoverLoop(): Promise<void> {
+    const backoff = new Backoff(
+      this.settings.backoffInitialMs,
+      this.settings.backoffMaxMs,
+    );
+    while (!this.stopped) {
+      try {
+        await this.discover();
+        this.scheduleDiscovery(this.settings.discoveryIntervalMs);
+        return;
+      } catch (error) {
+        if (this.stopped) return;
+        const failure =
+          error instanceof KubernetesRequestError
+            ? error
+            : new KubernetesRequestError({
+                cluster: this.cluster,
+                failure: 'malformed',
+                message: `discovery failed: ${error}`,
+              });
+        const delay = backoff.next(failure.retryAfterMs);
+        this.health.failed(failure, true);
+        await new Promise(resolve => {
+          const timer = setTimeout(resolve, delay);
+          this.abort.signal.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(timer);
+              resolve(undefined);
+            },
+            { once: true },
+          );
+        });
+      }
+    }
+  }
+
+  private scheduleDiscovery(delayMs: number) {
+    clearTimeout(this.rediscoverTimer);
+    if (this.stopped) return;
+    this.rediscoverTimer = setTimeout(() => {
+      this.discoverLoop().catch(error =>
+        this.logger.error(
+          `Flux Fleet discovery of cluster '${this.cluster}' stopped: ${error}`,
+        ),
+      );
+    }, delayMs);
+    this.rediscoverTimer.unref?.();
+  }
+
+  /** Runs discovery once and reconciles the Flux informers with what the cluster serves now. */
+  private async discover(): Promise<void> {
+    const found = await discoverFluxResources(this.client, this.abort.signal);
+    if (this.stopped) return;
+    this.health.succeeded();
+    for (const problem of found.problems) {
+      this.logger.warn(`Flux Fleet: ${problem}`);
+    }
+    this.servedVersions = found.servedVersions;
+    const wanted = new Map<string, WatchedResource>(
+      found.resources.map(r => [`flux/${r.kind}`, r]),
+    );
+    for (const [id, entry] of this.informers) {
+      if (!id.startsWith('flux/')) continue;
+      const next = wanted.get(id);
+      const current = entry.informer.resource;
+      if (!next || next.version !== current.version) {
+        entry.informer.stop();
+        this.informers.delete(id);
+        if (!next) {
+          this.logger.info(
+            `Flux Fleet: cluster '${this.cluster}' no longer serves ${current.kind}`,
+          );
+          this.sinks.dropFlux(current.kind);
+        }
+      }
+    }
+    for (const [id, resource] of wanted) {
+      if (!this.informers.has(id)) {
+        this.add(id, resource, true, 'flux');
+      }
+    }
+    if (!this.discovered) {
+      this.logger.info(
+        `Flux Fleet: cluster '${this.cluster}' serves ${
+          found.resources.map(r => `${r.kind} ${r.version}`).join(', ') ||
+          'no Flux kinds'
+        }`,
+      );
+    }
+    this.discovered = true;
+    this.health.setSynced(this.isSynced());
+  }
+}

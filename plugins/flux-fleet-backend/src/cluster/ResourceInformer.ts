@@ -1,0 +1,306 @@
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import type { WatchSettings } from '../config/FleetConfig';
+import { Backoff } from './Backoff';
+import type { ClusterClient, WatchEvent } from './ClusterClient';
+import { KubernetesRequestError } from './KubernetesRequestError';
+import {
+  collectionPath,
+  describeResource,
+  WatchedResource,
+} from './WatchedResource';
+
+/** Where an informer delivers objects (raw JSON, as the API server sent them). */
+export interface InformerSink {
+  /** A full list starts: objects not delivered again before {@link InformerSink.listFinished} are gone. */
+  listStarted(): void;
+  /** An object listed, added or modified. */
+  upsert(object: unknown): void;
+  /** An object deleted. */
+  remove(object: unknown): void;
+  /** The full list is complete: forget the objects it did not contain. */
+  listFinished(): void;
+}
+
+/** What an informer tells its cluster about the connection. */
+export interface InformerObserver {
+  /** A request succeeded (the cluster answers). */
+  succeeded(informer: ResourceInformer): void;
+  /** A request failed; the informer retries after `retryInMs`. */
+  failed(
+    informer: ResourceInformer,
+    error: KubernetesRequestError,
+    retryInMs: number,
+  ): void;
+  /** The initial (or a re-) list is complete. */
+  listed(informer: ResourceInformer): void;
+  /** A watch event arrived (`BOOKMARK` included). */
+  heard(informer: ResourceInformer, eventType: string): void;
+  /** The cluster no longer serves this resource (404): discovery should run again. */
+  vanished(informer: ResourceInformer): void;
+}
+
+/** A watch that ends this soon after it started, having delivered nothing, counts as failed (no hot loop). */
+const MIN_HEALTHY_WATCH_MS = 1_000;
+
+/**
+ * Informer semantics for one resource of one cluster: a paged list (`limit`/`continue`), then a watch from the
+ * list's resource version with bookmarks, resumed from the last resource version seen when the server closes it,
+ * a full relist on `410 Gone`, and exponential backoff with jitter (honouring `Retry-After`) on failures. A
+ * watch that delivers nothing for `idleTimeoutMs` is restarted, which is how a hanging cluster is noticed.
+ */
+export class ResourceInformer {
+  private resourceVersion: string | undefined;
+  private readonly abort = new AbortController();
+  private readonly backoff: Backoff;
+  private running = false;
+  private hasListed = false;
+  /** When the informer last stopped being up to date (a watch broke); undefined while it is. */
+  private behindSince: number | undefined = Date.now();
+
+  constructor(
+    readonly resource: WatchedResource,
+    private readonly client: ClusterClient,
+    private readonly sink: InformerSink,
+    private readonly observer: InformerObserver,
+    private readonly settings: WatchSettings,
+    private readonly logger: LoggerService,
+    private readonly limitList: <T>(task: () => Promise<T>) => Promise<T> = t =>
+      t(),
+  ) {
+    this.backoff = new Backoff(
+      settings.backoffInitialMs,
+      settings.backoffMaxMs,
+    );
+  }
+
+  /** Whether the initial list has completed (the objects are all known, perhaps not up to the second). */
+  get synced(): boolean {
+    return this.hasListed;
+  }
+
+  /** Since when it has not been following the cluster (watch broken, relisting); undefined while it is. */
+  get notFollowingSince(): number | undefined {
+    return this.behindSince;
+  }
+
+  /** A short name for messages. */
+  get description(): string {
+    return describeResource(this.resource);
+  }
+
+  /** Starts listing and watching in the background; failures are retried until {@link ResourceInformer.stop}. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.run().catch(error =>
+      // run() handles every failure itself; this only guards against a bug killing the informer silently
+      this.logger.error(
+        `Flux Fleet informer for ${this.description} of cluster '${this.client.cluster}' stopped: ${error}`,
+      ),
+    );
+  }
+
+  /** Stops the informer and closes its watch. */
+  stop(): void {
+    this.running = false;
+    this.abort.abort();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        if (this.resourceVersion === undefined) {
+          this.resourceVersion = await this.limitList(() => this.list());
+          this.hasListed = true;
+          this.backoff.reset();
+          this.observer.listed(this);
+        }
+        await this.watch();
+      } catch (error) {
+        if (!this.running) return;
+        const failure = asRequestError(error, this.client.cluster);
+        this.behindSince ??= Date.now();
+        if (failure.gone) {
+          // the resource version is too old for the server: everything must be listed again
+          this.logger.debug(
+            `Flux Fleet relists ${this.description} of cluster '${this.client.cluster}': ${failure.message}`,
+          );
+          this.resourceVersion = undefined;
+          continue;
+        }
+        if (failure.notFound) {
+          this.logger.info(
+            `Flux Fleet stops watching ${this.description} of cluster '${this.client.cluster}': the cluster no longer serves it`,
+          );
+          this.running = false;
+          this.observer.vanished(this);
+          return;
+        }
+        const delay = this.backoff.next(failure.retryAfterMs);
+        this.observer.failed(this, failure, delay);
+        await this.sleep(delay);
+      }
+    }
+  }
+
+  /** Lists every object page by page; returns the list's resource version. */
+  private async list(): Promise<string> {
+    const path = collectionPath(this.resource);
+    this.sink.listStarted();
+    let continueToken: string | undefined;
+    let resourceVersion = '';
+    do {
+      const page = await this.client.getJson<{
+        items?: unknown;
+        metadata?: { continue?: string; resourceVersion?: string };
+      }>(
+        path,
+        {
+          limit: this.settings.pageSize,
+          continue: continueToken,
+          labelSelector: this.resource.labelSelector,
+          fieldSelector: this.resource.fieldSelector,
+        },
+        this.abort.signal,
+      );
+      if (!Array.isArray(page?.items)) {
+        throw new KubernetesRequestError({
+          cluster: this.client.cluster,
+          failure: 'malformed',
+          message: `the list of ${this.description} has no items`,
+        });
+      }
+      this.observer.succeeded(this);
+      for (const item of page.items) {
+        this.sink.upsert(item);
+      }
+      continueToken = page.metadata?.continue || undefined;
+      resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
+    } while (continueToken && this.running);
+    this.sink.listFinished();
+    return resourceVersion;
+  }
+
+  /** One watch request, until the server closes it, it idles, it fails, or the informer stops. */
+  private async watch(): Promise<void> {
+    const started = Date.now();
+    let delivered = 0;
+    let problem: KubernetesRequestError | undefined;
+    const watchAbort = new AbortController();
+    const end = await this.client.watch(
+      collectionPath(this.resource),
+      {
+        resourceVersion: this.resourceVersion,
+        allowWatchBookmarks: this.settings.bookmarks || undefined,
+        // spread renewals so the watches of a cluster do not all reconnect at once
+        timeoutSeconds: Math.max(
+          1,
+          Math.round(
+            (this.settings.watchTimeoutMs / 1000) * (0.9 + Math.random() * 0.2),
+          ),
+        ),
+        labelSelector: this.resource.labelSelector,
+        fieldSelector: this.resource.fieldSelector,
+      },
+      {
+        onOpen: () => {
+          this.behindSince = undefined;
+          this.backoff.reset();
+          this.observer.succeeded(this);
+        },
+        onEvent: event => {
+          delivered++;
+          problem ??= this.onEvent(event);
+          if (problem) watchAbort.abort();
+        },
+      },
+      {
+        idleTimeoutMs: this.settings.idleTimeoutMs,
+        signal: AbortSignal.any([this.abort.signal, watchAbort.signal]),
+      },
+    );
+    if (problem) throw problem;
+    if (end === 'aborted') return;
+    this.behindSince ??= Date.now();
+    if (end === 'idle') {
+      this.logger.debug(
+        `Flux Fleet restarts the watch of ${this.description} of cluster '${this.client.cluster}': nothing arrived for ${this.settings.idleTimeoutMs / 1000} s`,
+      );
+      return;
+    }
+    if (delivered === 0 && Date.now() - started < MIN_HEALTHY_WATCH_MS) {
+      throw new KubernetesRequestError({
+        cluster: this.client.cluster,
+        failure: 'network',
+        message: `the watch of ${this.description} closed as soon as it opened`,
+      });
+    }
+  }
+
+  /** Applies one watch event; returns the error an `ERROR` event carries. */
+  private onEvent(event: WatchEvent): KubernetesRequestError | undefined {
+    this.observer.heard(this, event.type);
+    const object = event.object;
+    switch (event.type) {
+      case 'ADDED':
+      case 'MODIFIED':
+        this.sink.upsert(object);
+        break;
+      case 'DELETED':
+        this.sink.remove(object);
+        break;
+      case 'BOOKMARK':
+        break;
+      case 'ERROR':
+        return this.errorOf(object);
+      default:
+        this.logger.warn(
+          `Flux Fleet ignores a watch event of unknown type '${event.type}' from ${this.description} of cluster '${this.client.cluster}'`,
+        );
+        return undefined;
+    }
+    const resourceVersion = (object as { metadata?: { resourceVersion?: unknown } })
+      ?.metadata?.resourceVersion;
+    if (typeof resourceVersion === 'string' && resourceVersion) {
+      this.resourceVersion = resourceVersion;
+    }
+    return undefined;
+  }
+
+  /** The error an `ERROR` watch event carries (a `Status` object); `410` means relist. */
+  private errorOf(status: unknown): KubernetesRequestError {
+    const s = (status ?? {}) as { code?: unknown; reason?: unknown; message?: unknown };
+    const code = typeof s.code === 'number' ? s.code : undefined;
+    return new KubernetesRequestError({
+      cluster: this.client.cluster,
+      failure: code ? 'status' : 'malformed',
+      status: code,
+      reason: typeof s.reason === 'string' ? s.reason : undefined,
+      message: `the watch of ${this.description} reported ${code ?? 'an error'}${
+        typeof s.message === 'string' ? `: ${s.message}` : ''
+      }`,
+    });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise(resolve => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.abort.signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+/** Any error as a {@link KubernetesRequestError} (a bug in a sink becomes a `malformed` failure with its message). */
+function asRequestError(error: unknown, cluster: string): KubernetesRequestError {
+  if (error instanceof KubernetesRequestError) return error;
+  return new KubernetesRequestError({
+    cluster,
+    failure: 'malformed',
+    message: error instanceof Error ? error.message : String(error),
+    cause: error,
+  });
+}

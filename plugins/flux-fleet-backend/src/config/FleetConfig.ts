@@ -1,0 +1,99 @@
+/**
+ * The validated configuration of Flux Fleet (`fluxFleet.*`, see `config.d.ts`): which clusters to watch, how to
+ * reach them, how to watch, and how the fleet is split into tenants.
+ */
+
+/** How the backend authenticates to a cluster, exactly one per cluster. */
+export type ClusterAuth =
+  | { type: 'serviceAccountToken'; token: string }
+  | { type: 'kubeconfig'; path: string; context?: string }
+  | { type: 'inCluster' }
+  | {
+      type: 'clientCert';
+      certData?: string;
+      certFile?: string;
+      keyData?: string;
+      keyFile?: string;
+    }
+  /** No credentials: a `kubectl proxy` or an API server that allows anonymous reads. */
+  | { type: 'anonymous' };
+
+/** One cluster to watch. */
+export interface ClusterConfig {
+  /** Unique; used in the API, the UI and entity names. */
+  name: string;
+  /** The API server's URL; optional for kubeconfig and in-cluster clusters (theirs is used then). */
+  url?: string;
+  auth: ClusterAuth;
+  /** Base64-encoded PEM of the CA that signed the API server's certificate. */
+  caData?: string;
+  caFile?: string;
+  skipTLSVerify: boolean;
+  /** Where the entry came from, for messages: `fluxFleet.clusters[0]` or `kubernetes.clusterLocatorMethods[0].clusters[1]`. */
+  configKey: string;
+}
+
+/**
+ * One entry of the configured namespace → tenant mapping. `namespace` is a glob (`*` = any run of characters);
+ * `tenant` is a name, where `{1}`, `{2}`… stand for what the first, second… `*` matched.
+ */
+export interface TenantRule {
+  namespaces: string[];
+  tenant: string;
+  clusters?: string[];
+  group?: string;
+}
+
+/** How clusters are watched; every duration in milliseconds. */
+export interface WatchSettings {
+  /** Items per page of the initial list. */
+  pageSize: number;
+  /** Asked of the server for each watch request, so watches are renewed regularly. */
+  watchTimeoutMs: number;
+  /** Ask the server for bookmarks (keeps resource versions fresh, proves a quiet watch is alive). */
+  bookmarks: boolean;
+  /** A request that has not answered after this long fails. */
+  requestTimeoutMs: number;
+  /** A watch that delivered nothing, not even a bookmark, for this long is restarted. */
+  idleTimeoutMs: number;
+  /** A cluster whose requests have failed for this long is shown as unreachable and its objects as stale. */
+  unreachableAfterMs: number;
+  /** First retry delay after a failure; doubled on each further failure, with jitter. */
+  backoffInitialMs: number;
+  /** Upper bound of the retry delay (a longer `Retry-After` from the server is still honoured). */
+  backoffMaxMs: number;
+  /** How often served Flux API versions are discovered again (CRDs installed or upgraded). */
+  discoveryIntervalMs: number;
+  /** Watch core Events about Flux objects. */
+  events: boolean;
+  /** Recent events kept per Flux object. */
+  eventsPerObject: number;
+}
+
+/** How the index re-derives after changes. */
+export interface AnalysisSettings {
+  /** A structural change waits this long for more changes before its cluster is analysed again. */
+  debounceMs: number;
+  /** …but never longer than this after the first change. */
+  maxDelayMs: number;
+  /** Time-based findings (a reconcile request left unhandled) are re-evaluated at least this often. */
+  refreshIntervalMs: number;
+}
+
+/** Database snapshots and the lease that lets several replicas share the watching. */
+export interface PersistenceSettings {
+  enabled: boolean;
+  /** How often a changed cluster's snapshot is written. */
+  snapshotIntervalMs: number;
+  /** How long a cluster's lease lasts without renewal before another replica takes the cluster over. */
+  leaseDurationMs: number;
+}
+
+/** Everything Flux Fleet reads from `fluxFleet.*` (and `kubernetes.clusterLocatorMethods`). */
+export interface FleetConfig {
+  clusters: ClusterConfig[];
+  tenants: TenantRule[];
+  watch: WatchSettings;
+  analysis: AnalysisSettings;
+  persistence: PersistenceSettings;
+}

@@ -1,0 +1,216 @@
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import type { Config } from '@backstage/config';
+import type {
+  AnalysisSettings,
+  FleetConfig,
+  PersistenceSettings,
+  TenantRule,
+  WatchSettings,
+} from './FleetConfig';
+import { FleetConfigError } from './FleetConfigError';
+import { readClusterConfig } from './readClusterConfig';
+import { readKubernetesPluginClusters } from './readKubernetesPluginClusters';
+
+/**
+ * Reads and validates `fluxFleet.*` (and, unless `fluxFleet.readKubernetesPluginClusters` is false, the clusters
+ * of the Kubernetes plugin's `kubernetes.clusterLocatorMethods` of type `config`). Throws
+ * {@link FleetConfigError} on the first problem; logs a warning for each cluster read with `skipTLSVerify`.
+ */
+export function readFleetConfig(
+  config: Config,
+  logger: LoggerService,
+): FleetConfig {
+  const own = (config.getOptionalConfigArray('fluxFleet.clusters') ?? []).map(
+    (c, i) => readClusterConfig(c, `fluxFleet.clusters[${i}]`),
+  );
+  const seen = new Map<string, string>();
+  for (const cluster of own) {
+    const earlier = seen.get(cluster.name);
+    if (earlier) {
+      throw new FleetConfigError(
+        `${cluster.configKey}.name`,
+        `the cluster name '${cluster.name}' is already used by ${earlier}; cluster names must be unique`,
+      );
+    }
+    seen.set(cluster.name, cluster.configKey);
+  }
+
+  const clusters = [...own];
+  if (
+    config.getOptionalBoolean('fluxFleet.readKubernetesPluginClusters') ??
+    true
+  ) {
+    for (const cluster of readKubernetesPluginClusters(config, logger)) {
+      const earlier = seen.get(cluster.name);
+      if (earlier) {
+        logger.info(
+          `Flux Fleet reads cluster '${cluster.name}' from ${earlier}, not from ${cluster.configKey}`,
+        );
+        continue;
+      }
+      seen.set(cluster.name, cluster.configKey);
+      clusters.push(cluster);
+    }
+  }
+
+  for (const cluster of clusters) {
+    if (cluster.skipTLSVerify && !cluster.url?.startsWith('http:')) {
+      logger.warn(
+        `Flux Fleet does not verify the TLS certificate of cluster '${cluster.name}' (${cluster.configKey}.skipTLSVerify is true): anyone between Backstage and its API server can read and change what Flux Fleet sees`,
+      );
+    }
+  }
+
+  return {
+    clusters,
+    tenants: readTenants(config),
+    watch: readWatchSettings(config),
+    analysis: readAnalysisSettings(config),
+    persistence: readPersistenceSettings(config),
+  };
+}
+
+function readTenants(config: Config): TenantRule[] {
+  return (config.getOptionalConfigArray('fluxFleet.tenants') ?? []).map(
+    (c, i) => {
+      const key = `fluxFleet.tenants[${i}]`;
+      const single = c.getOptionalString('namespace');
+      const list = c.getOptionalStringArray('namespaces');
+      if ((single === undefined) === (list === undefined)) {
+        throw new FleetConfigError(
+          key,
+          "give either 'namespace' (one glob, e.g. 'team-*') or 'namespaces' (a list of globs)",
+        );
+      }
+      const namespaces = list ?? [single!];
+      if (namespaces.length === 0 || namespaces.some(n => !n.trim())) {
+        throw new FleetConfigError(
+          key,
+          'the namespace globs should not be empty',
+        );
+      }
+      const tenant = c.getString('tenant');
+      const wildcards = Math.min(
+        ...namespaces.map(n => n.split('*').length - 1),
+      );
+      for (const match of tenant.matchAll(/\{(\d+)\}/g)) {
+        const n = Number(match[1]);
+        if (n < 1 || n > wildcards) {
+          throw new FleetConfigError(
+            `${key}.tenant`,
+            `'${tenant}' refers to {${n}}, but ${
+              wildcards === 0
+                ? 'the namespace globs have no *'
+                : `the namespace globs have only ${wildcards} *`
+            }; {1} is what the first * matched`,
+          );
+        }
+      }
+      if (!tenant.trim()) {
+        throw new FleetConfigError(`${key}.tenant`, 'is empty');
+      }
+      return {
+        namespaces,
+        tenant,
+        clusters: c.getOptionalStringArray('clusters'),
+        group: c.getOptionalString('group'),
+      };
+    },
+  );
+}
+
+/** A positive number of seconds (fractions allowed), in milliseconds. */
+function readSeconds(
+  config: Config,
+  key: string,
+  defaultSeconds: number,
+): number {
+  const value = config.getOptionalNumber(key) ?? defaultSeconds;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new FleetConfigError(
+      key,
+      `should be a positive number of seconds, got ${value}`,
+    );
+  }
+  return Math.round(value * 1000);
+}
+
+function readWatchSettings(config: Config): WatchSettings {
+  const key = 'fluxFleet.watch';
+  const pageSize = config.getOptionalNumber(`${key}.pageSize`) ?? 500;
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 10_000) {
+    throw new FleetConfigError(
+      `${key}.pageSize`,
+      `should be a whole number from 1 to 10000, got ${pageSize}`,
+    );
+  }
+  const eventsPerObject =
+    config.getOptionalNumber(`${key}.events.perObject`) ?? 5;
+  if (
+    !Number.isInteger(eventsPerObject) ||
+    eventsPerObject < 1 ||
+    eventsPerObject > 50
+  ) {
+    throw new FleetConfigError(
+      `${key}.events.perObject`,
+      `should be a whole number from 1 to 50, got ${eventsPerObject}`,
+    );
+  }
+  const settings: WatchSettings = {
+    pageSize,
+    watchTimeoutMs: readSeconds(config, `${key}.watchTimeoutSeconds`, 300),
+    bookmarks: config.getOptionalBoolean(`${key}.bookmarks`) ?? true,
+    requestTimeoutMs: readSeconds(config, `${key}.requestTimeoutSeconds`, 20),
+    idleTimeoutMs: readSeconds(config, `${key}.idleTimeoutSeconds`, 150),
+    unreachableAfterMs: readSeconds(
+      config,
+      `${key}.unreachableAfterSeconds`,
+      15,
+    ),
+    backoffInitialMs: readSeconds(config, `${key}.backoff.initialSeconds`, 0.5),
+    backoffMaxMs: readSeconds(config, `${key}.backoff.maxSeconds`, 30),
+    discoveryIntervalMs: readSeconds(
+      config,
+      `${key}.discoveryIntervalSeconds`,
+      600,
+    ),
+    events: config.getOptionalBoolean(`${key}.events.enabled`) ?? true,
+    eventsPerObject,
+  };
+  if (settings.backoffInitialMs > settings.backoffMaxMs) {
+    throw new FleetConfigError(
+      `${key}.backoff`,
+      'initialSeconds should not be larger than maxSeconds',
+    );
+  }
+  return settings;
+}
+
+function readAnalysisSettings(config: Config): AnalysisSettings {
+  const key = 'fluxFleet.analysis';
+  const settings = {
+    debounceMs: readSeconds(config, `${key}.debounceSeconds`, 0.075),
+    maxDelayMs: readSeconds(config, `${key}.maxDelaySeconds`, 0.5),
+    refreshIntervalMs: readSeconds(config, `${key}.refreshIntervalSeconds`, 60),
+  };
+  if (settings.debounceMs > settings.maxDelayMs) {
+    throw new FleetConfigError(
+      key,
+      'debounceSeconds should not be larger than maxDelaySeconds',
+    );
+  }
+  return settings;
+}
+
+function readPersistenceSettings(config: Config): PersistenceSettings {
+  const key = 'fluxFleet.persistence';
+  return {
+    enabled: config.getOptionalBoolean(`${key}.enabled`) ?? true,
+    snapshotIntervalMs: readSeconds(
+      config,
+      `${key}.snapshotIntervalSeconds`,
+      15,
+    ),
+    leaseDurationMs: readSeconds(config, `${key}.leaseSeconds`, 30),
+  };
+}
