@@ -1,6 +1,9 @@
 import { Entity } from '@backstage/catalog-model';
 import { EntityProvider } from '@backstage/plugin-catalog-react';
-import { permissionApiRef } from '@backstage/plugin-permission-react';
+import {
+  PermissionApi,
+  permissionApiRef,
+} from '@backstage/plugin-permission-react';
 import { signalApiRef } from '@backstage/plugin-signals-react';
 import {
   mockApis,
@@ -21,7 +24,7 @@ export async function renderWithApis(
   options: {
     api: FakeFluxFleetApi;
     signals?: FakeSignalApi;
-    permission?: ReturnType<typeof mockApis.permission>;
+    permission?: PermissionApi;
     entity?: Entity;
   },
 ) {

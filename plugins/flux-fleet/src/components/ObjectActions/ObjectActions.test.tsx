@@ -1,6 +1,5 @@
 import { ResponseError } from '@backstage/errors';
-import { mockApis } from '@backstage/test-utils';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import { fakePermissionApi } from '../../__testUtils__/fakePermissionApi';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SIGNAL_CHANNELS } from '@flux-fleet/plugin-flux-fleet-common';
@@ -152,12 +151,9 @@ describe('ObjectActions', () => {
 
   it('disables what the user may not do, with the reason', async () => {
     const api = fakeFluxFleetApi();
-    const permission = mockApis.permission({
-      authorize: request =>
-        request.permission.name === 'flux-fleet.object.reconcile'
-          ? AuthorizeResult.DENY
-          : AuthorizeResult.ALLOW,
-    });
+    const permission = fakePermissionApi(
+      name => name !== 'flux-fleet.object.reconcile',
+    );
     await renderWithApis(
       <ObjectActions
         object={ownObject('denied-reconcile')}
@@ -344,7 +340,7 @@ describe('ObjectActions', () => {
 
   it('lists the actions in a menu for table rows, disabled ones with their reason', async () => {
     const api = fakeFluxFleetApi();
-    const permission = mockApis.permission({ authorize: AuthorizeResult.DENY });
+    const permission = fakePermissionApi(() => false);
     await renderWithApis(
       <ObjectActions
         object={ownObject('denied-all')}
