@@ -133,7 +133,10 @@ export interface TenancyBoundary {
   /** Effective service account; null = runs as the controller's own identity (or not applicable to the kind). */
   serviceAccount: string | null;
   serviceAccountSource: ServiceAccountSource | null;
-  /** `--no-cross-namespace-refs` on the owning controller. */
+  /**
+   * `--no-cross-namespace-refs` on the owning controller; for source-controller and source-watcher objects
+   * (their controllers have no such flag), on every controller of the instance that has it.
+   */
   lockdown: boolean;
   enforcement: Enforcement;
   /** Why the boundary is not fully enforced; empty when enforced. */

@@ -1,0 +1,126 @@
+/**
+ * Which service (catalog Component) a Flux object belongs to (rules §6), and whether it belongs to a given
+ * catalog entity.
+ */
+import type { EntityLink } from './api';
+import {
+  matchesLabelSelector,
+  parseLabelSelectorCached,
+} from './labelSelector';
+import { inventoryWorkloadIds } from './record';
+import type { FluxObjectRecord, WorkloadRecord } from './record';
+import { ANNOTATIONS, LABELS } from './vocabulary';
+
+/** Finds the workloads of a cluster by inventory id (`<namespace>_<name>_<group>_<kind>`); a `Map` will do. */
+export interface WorkloadLookup {
+  get(id: string): WorkloadRecord | undefined;
+}
+
+/** The service of an object and what named it. */
+export interface ServiceLink {
+  service: string;
+  /** `label`: its own kubernetes-id label; `annotation`: our annotation; `workload`: a workload it applied. */
+  via: 'label' | 'annotation' | 'workload';
+  /** For `workload`: the inventory id of the workload that named it. */
+  workload?: string;
+}
+
+/**
+ * The workloads of an object's inventory that the lookup knows, in inventory order. None for reconcilers that
+ * apply to another cluster (`spec.kubeConfig`): their inventory is not in this cluster.
+ */
+export function inventoryWorkloads(
+  record: FluxObjectRecord,
+  workloads: WorkloadLookup | undefined,
+): WorkloadRecord[] {
+  if (!workloads || record.remote || !record.inventory) return [];
+  const result: WorkloadRecord[] = [];
+  for (const id of inventoryWorkloadIds(record)) {
+    const workload = workloads.get(id);
+    if (workload) result.push(workload);
+  }
+  return result;
+}
+
+/**
+ * The service an object belongs to (rules §6), first match wins: its `backstage.io/kubernetes-id` label, our
+ * `flux-fleet.io/service` annotation, the `backstage.io/kubernetes-id` label of the first workload of its
+ * inventory that has one. Undefined when none names a service.
+ */
+export function deriveServiceLink(
+  record: FluxObjectRecord,
+  workloads?: WorkloadLookup,
+): ServiceLink | undefined {
+  const label = record.labels[LABELS.kubernetesId];
+  if (label) return { service: label, via: 'label' };
+  const annotation = record.annotations[ANNOTATIONS.service];
+  if (annotation) return { service: annotation, via: 'annotation' };
+  if (!workloads || record.remote || !record.inventory) return undefined;
+  for (const id of inventoryWorkloadIds(record)) {
+    const service = workloads.get(id)?.kubernetesId;
+    if (service) return { service, via: 'workload', workload: id };
+  }
+  return undefined;
+}
+
+/** The service an object belongs to (rules §6), or null. */
+export function deriveService(
+  record: FluxObjectRecord,
+  workloads?: WorkloadLookup,
+): string | null {
+  return deriveServiceLink(record, workloads)?.service ?? null;
+}
+
+/** What {@link matchesEntityLink} reads of a Flux object. */
+export interface EntityLinkTarget {
+  labels: Readonly<Record<string, string>>;
+  /** Its service (rules §6), or null. */
+  service: string | null;
+  /** Labels of the workloads in its inventory, when known. */
+  workloadLabels?: Iterable<Readonly<Record<string, string>>>;
+}
+
+/** The minimal shape of a catalog entity that {@link entityLinkOf} reads. */
+export interface EntityLike {
+  metadata: { name: string; annotations?: Record<string, string> };
+}
+
+/**
+ * How a catalog entity links to Flux objects: its `backstage.io/kubernetes-id` annotation (else its name), and
+ * its `backstage.io/kubernetes-label-selector` annotation when it has one.
+ */
+export function entityLinkOf(entity: EntityLike): EntityLink {
+  const annotations = entity.metadata.annotations ?? {};
+  const link: EntityLink = {
+    kubernetesId: annotations[ANNOTATIONS.kubernetesId] || entity.metadata.name,
+  };
+  const selector = annotations[ANNOTATIONS.kubernetesLabelSelector];
+  if (selector !== undefined && selector.trim() !== '') {
+    link.labelSelector = selector;
+  }
+  return link;
+}
+
+/**
+ * Whether a Flux object belongs to a catalog entity (rules §6): its service is the entity's kubernetes-id, or
+ * its labels, or the labels of a workload it applied, match the entity's label selector. A malformed selector
+ * matches nothing.
+ */
+export function matchesEntityLink(
+  target: EntityLinkTarget,
+  link: EntityLink,
+): boolean {
+  if (link.kubernetesId !== undefined && target.service === link.kubernetesId) {
+    return true;
+  }
+  if (link.labelSelector === undefined || link.labelSelector.trim() === '') {
+    return false;
+  }
+  const { selector } = parseLabelSelectorCached(link.labelSelector);
+  if (!selector) return false;
+  if (matchesLabelSelector(selector, target.labels)) return true;
+  for (const labels of target.workloadLabels ?? []) {
+    if (matchesLabelSelector(selector, labels)) return true;
+  }
+  return false;
+}
