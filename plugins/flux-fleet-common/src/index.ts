@@ -22,3 +22,7 @@ export * from './references';
 export * from './owner';
 export * from './tenancy';
 export * from './serviceLink';
+export * from './load';
+export * from './dependencyCycles';
+export * from './findings';
+export * from './analysis';

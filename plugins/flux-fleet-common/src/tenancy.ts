@@ -94,7 +94,11 @@ export function tenantOf(
   );
 }
 
-function instanceLockdown(
+/**
+ * Whether an instance locks down cross-namespace references: every controller of it that has
+ * `--no-cross-namespace-refs` runs with it (and it has at least one).
+ */
+export function instanceLockdown(
   instance: string,
   controllers: readonly FluxController[],
 ): boolean {

@@ -1,0 +1,503 @@
+/**
+ * The analysis of one cluster: every derived answer about each of its Flux objects (state, owner, boundary,
+ * service, findings), the cluster's findings (rules §8), and its instances and shards with their load (rules
+ * §9). Linear in the number of objects and references; equal owners and boundaries are shared between objects.
+ *
+ * What depends on what, for re-deriving only what changed:
+ * - the state and the `reconcile-not-handled` finding depend on the object alone: on a status change, call
+ *   {@link deriveReconcileState} and {@link reconcileNotHandledFinding};
+ * - owner, boundary and service depend on the cluster's controllers, namespaces, workloads and tenant mapping:
+ *   {@link deriveObject} answers them for one object with a {@link ClusterContext};
+ * - reference findings (cross-shard, cross-tenant, missing, cycles), instances, shards and load depend on every
+ *   object of the cluster: call {@link analyseCluster} again when structure changes.
+ */
+import { compareControllers } from './controller';
+import { findCycles } from './dependencyCycles';
+import {
+  boundaryNoneFinding,
+  compareFindings,
+  contestedFinding,
+  crossShardFinding,
+  crossTenantFinding,
+  dependencyCycleFinding,
+  missingDependencyFinding,
+  missingSourceFinding,
+  orphanFinding,
+  reconcileNotHandledFinding,
+  shardOverCapacityFinding,
+} from './findings';
+import { reconcileShareOf, utilisationOf } from './load';
+import { compareShardNames, compareText } from './order';
+import { createOwnerResolver, OwnerResolver } from './owner';
+import { isSuspended } from './record';
+import type { FluxObjectRecord, NamespaceRecord } from './record';
+import { referenceKey, referencesOf } from './references';
+import { deriveService, WorkloadLookup } from './serviceLink';
+import { deriveReconcileState } from './state';
+import { boundaryOf, instanceLockdown, tenantOf } from './tenancy';
+import type { InstanceSummary, ShardSummary } from './api';
+import type {
+  ControllerLoad,
+  Finding,
+  FluxController,
+  Owner,
+  ReconcileState,
+  TenancyBoundary,
+  TenantMapping,
+} from './types';
+import {
+  ControllerComponent,
+  FluxKind,
+  IMPERSONATING_KINDS,
+  KIND_RECONCILED_BY,
+  ReconcileStateName,
+} from './vocabulary';
+
+/** Finds the namespaces of a cluster by name; a `Map` will do. */
+export interface NamespaceLookup {
+  get(name: string): NamespaceRecord | undefined;
+}
+
+/** What the derivations of one cluster need besides its objects. */
+export interface ClusterContextInput {
+  cluster: string;
+  /** Its controllers (`controllerFromDeployment`). */
+  controllers: readonly FluxController[];
+  /** Its namespaces, for tenant labels. */
+  namespaces?: NamespaceLookup;
+  /** Its workloads by inventory id, for services. */
+  workloads?: WorkloadLookup;
+  /** The configured namespace → tenant mapping. */
+  tenantMapping?: TenantMapping;
+}
+
+/** A cluster prepared for deriving many objects: controllers sorted and parsed once, answers shared. */
+export interface ClusterContext extends ClusterContextInput {
+  owners: OwnerResolver;
+  /** Shared boundaries by what they depend on. */
+  boundaries: Map<string, TenancyBoundary>;
+  /** A number per shared owner, to key boundaries. */
+  ownerIds: Map<Owner, number>;
+}
+
+/** Everything derived about one Flux object. */
+export interface ObjectDerivation {
+  state: ReconcileState;
+  /** Shared between objects with the same owner: do not change it. */
+  owner: Owner;
+  /** Shared between objects with the same boundary: do not change it. */
+  boundary: TenancyBoundary;
+  service: string | null;
+  /** Its findings in a stable order; empty when there are none. */
+  findings: Finding[];
+}
+
+/** The input of {@link analyseCluster}. */
+export interface ClusterAnalysisInput extends ClusterContextInput {
+  /** Every Flux object of the cluster. */
+  objects: Iterable<FluxObjectRecord>;
+  now: Date | number;
+}
+
+/** The analysis of one cluster. */
+export interface ClusterAnalysis {
+  cluster: string;
+  /** Per object key, in input order. */
+  objects: Map<string, ObjectDerivation>;
+  /** Every finding of the cluster (its objects' and its shards'), in a stable order. */
+  findings: Finding[];
+  instances: InstanceSummary[];
+  shards: ShardSummary[];
+  /** Estimated load of each controller, in instance, shard, name order. */
+  loads: ControllerLoad[];
+}
+
+const NO_FINDINGS: Finding[] = Object.freeze([]) as unknown as Finding[];
+
+/** Prepares a cluster for {@link deriveObject}. */
+export function createClusterContext(
+  input: ClusterContextInput,
+): ClusterContext {
+  return {
+    ...input,
+    owners: createOwnerResolver(input.controllers),
+    boundaries: new Map(),
+    ownerIds: new Map(),
+  };
+}
+
+function sharedBoundary(
+  record: FluxObjectRecord,
+  owner: Owner,
+  tenant: string | null,
+  context: ClusterContext,
+): TenancyBoundary {
+  let ownerId = context.ownerIds.get(owner);
+  if (ownerId === undefined) {
+    ownerId = context.ownerIds.size;
+    context.ownerIds.set(owner, ownerId);
+  }
+  // What a boundary depends on besides the owner: whether the kind impersonates, its service account, its
+  // namespace and tenant.
+  const impersonating = IMPERSONATING_KINDS.includes(record.kind);
+  const key = `${ownerId}\n${
+    impersonating ? record.serviceAccountName ?? '' : '-'
+  }\n${record.namespace}\n${tenant ?? ''}`;
+  let boundary = context.boundaries.get(key);
+  if (!boundary) {
+    boundary = boundaryOf(record, owner, tenant, context.controllers);
+    Object.freeze(boundary.reasons);
+    boundary = Object.freeze(boundary);
+    context.boundaries.set(key, boundary);
+  }
+  return boundary;
+}
+
+/**
+ * The state, owner, boundary and service of one object, with the findings about it alone (orphan, contested,
+ * boundary-none, reconcile-not-handled). Reference findings need the whole cluster: see {@link analyseCluster}.
+ */
+export function deriveObject(
+  record: FluxObjectRecord,
+  context: ClusterContext,
+  now: Date | number,
+): ObjectDerivation {
+  const state = deriveReconcileState(record, now);
+  const owner = context.owners.ownerOf(record);
+  const tenant = tenantOf(
+    record,
+    context.namespaces?.get(record.namespace)?.labels,
+    context.tenantMapping,
+  );
+  const boundary = sharedBoundary(record, owner, tenant, context);
+  const service = deriveService(record, context.workloads);
+
+  let findings = NO_FINDINGS;
+  const add = (f: Finding | undefined) => {
+    if (!f) return;
+    if (findings === NO_FINDINGS) findings = [];
+    findings.push(f);
+  };
+  if (owner.status === 'orphan') {
+    add(orphanFinding(record, context.owners.whyOrphan(record)));
+  } else if (owner.status === 'contested') {
+    add(contestedFinding(record, owner));
+  }
+  if (
+    IMPERSONATING_KINDS.includes(record.kind) &&
+    boundary.tenant !== null &&
+    boundary.enforcement === 'none'
+  ) {
+    add(boundaryNoneFinding(record, boundary));
+  }
+  add(reconcileNotHandledFinding(record, state, now));
+  return { state, owner, boundary, service, findings };
+}
+
+/** Whether the kind of an object is reconciled by a Flux controller (not the operator, not its producer). */
+function reconciledByController(kind: FluxKind): boolean {
+  const by = KIND_RECONCILED_BY[kind];
+  return by !== 'flux-operator' && by !== 'none';
+}
+
+interface LoadAccumulator {
+  controller: FluxController;
+  shareSum: number;
+  objectCount: number;
+}
+
+function controllerId(instance: string, name: string): string {
+  return `${instance}/${name}`;
+}
+
+/** Analyses one cluster (see the module comment for what depends on what). Never throws on odd records. */
+export function analyseCluster(input: ClusterAnalysisInput): ClusterAnalysis {
+  const context = createClusterContext(input);
+  const { cluster, now } = input;
+  const records: FluxObjectRecord[] = [];
+  const byKey = new Map<string, FluxObjectRecord>();
+  for (const record of input.objects) {
+    records.push(record);
+    byKey.set(record.key, record);
+  }
+  const derived = new Map<string, ObjectDerivation>();
+  const addFinding = (key: string, f: Finding) => {
+    const d = derived.get(key)!;
+    if (d.findings === NO_FINDINGS) d.findings = [];
+    d.findings.push(f);
+  };
+
+  const loads = new Map<string, LoadAccumulator>();
+  for (const controller of input.controllers) {
+    loads.set(controllerId(controller.instance, controller.name), {
+      controller,
+      shareSum: 0,
+      objectCount: 0,
+    });
+  }
+
+  // Pass 1: each object on its own, and the load it puts on its controllers.
+  for (const record of records) {
+    const d = deriveObject(record, context, now);
+    derived.set(record.key, d);
+    if (isSuspended(record) || !reconciledByController(record.kind)) continue;
+    const owners =
+      d.owner.status === 'ok'
+        ? [{ instance: d.owner.instance!, controller: d.owner.controller! }]
+        : d.owner.candidates ?? [];
+    if (owners.length === 0) continue;
+    const share = reconcileShareOf(record);
+    for (const o of owners) {
+      const load = loads.get(controllerId(o.instance, o.controller));
+      if (load) {
+        load.shareSum += share;
+        load.objectCount++;
+      }
+    }
+  }
+
+  // Pass 2: references between objects.
+  const withDependencies: FluxObjectRecord[] = [];
+  const dependencyTargets = new Map<FluxObjectRecord, FluxObjectRecord[]>();
+  for (const record of records) {
+    const own = derived.get(record.key)!;
+    const targets: FluxObjectRecord[] = [];
+    for (const ref of referencesOf(record)) {
+      const target = byKey.get(referenceKey(cluster, ref));
+      if (!target) {
+        addFinding(
+          record.key,
+          ref.role === 'source'
+            ? missingSourceFinding(record, ref, ref.field)
+            : missingDependencyFinding(record, ref),
+        );
+        continue;
+      }
+      if (ref.role === 'dependency') targets.push(target);
+      const other = derived.get(target.key)!;
+      if (
+        ref.role === 'source' &&
+        own.owner.status === 'ok' &&
+        other.owner.status === 'ok' &&
+        reconciledByController(record.kind) &&
+        reconciledByController(target.kind) &&
+        (own.owner.instance !== other.owner.instance ||
+          own.owner.shard !== other.owner.shard)
+      ) {
+        addFinding(
+          record.key,
+          crossShardFinding(record, own.owner, target, other.owner),
+        );
+      }
+      const tenant = own.boundary.tenant;
+      const targetTenant = other.boundary.tenant;
+      if (tenant !== null && targetTenant !== null && tenant !== targetTenant) {
+        addFinding(
+          record.key,
+          crossTenantFinding(record, tenant, target, targetTenant, ref.role),
+        );
+      }
+    }
+    if (targets.length > 0) {
+      withDependencies.push(record);
+      dependencyTargets.set(record, targets);
+    }
+  }
+  for (const cycle of findCycles(
+    withDependencies,
+    r => dependencyTargets.get(r) ?? [],
+  )) {
+    for (const record of cycle) {
+      addFinding(record.key, dependencyCycleFinding(record, cycle));
+    }
+  }
+
+  // Instances, shards and load.
+  const controllerLoads = [...loads.values()]
+    .sort((a, b) => compareControllers(a.controller, b.controller))
+    .map(
+      ({ controller, shareSum, objectCount }): ControllerLoad => ({
+        cluster,
+        instance: controller.instance,
+        shard: controller.shard,
+        controller: controller.name,
+        objectCount,
+        concurrent: controller.concurrent,
+        utilisation: utilisationOf(shareSum, controller.concurrent),
+      }),
+    );
+  const { instances, shards, shardFindings } = summarise(
+    cluster,
+    input.controllers,
+    records,
+    derived,
+    controllerLoads,
+  );
+
+  const findings: Finding[] = [];
+  for (const d of derived.values()) {
+    if (d.findings.length > 1) d.findings.sort(compareFindings);
+    for (const f of d.findings) findings.push(f);
+  }
+  findings.push(...shardFindings);
+  findings.sort(compareFindings);
+
+  return {
+    cluster,
+    objects: derived,
+    findings,
+    instances,
+    shards,
+    loads: controllerLoads,
+  };
+}
+
+function mostCommon(values: Array<string | undefined>): string | undefined {
+  const counts = new Map<string, number>();
+  for (const v of values)
+    if (v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [v, n] of counts) {
+    const bestCount = best === undefined ? 0 : counts.get(best)!;
+    if (
+      n > bestCount ||
+      (n === bestCount && best !== undefined && compareText(v, best) < 0)
+    ) {
+      best = v;
+    }
+  }
+  return best;
+}
+
+/** The default service account an instance gives: the one its kustomize- and helm-controllers agree on. */
+function instanceDefaultServiceAccount(
+  controllers: FluxController[],
+): string | undefined {
+  const applying = controllers.filter(
+    c =>
+      c.component === 'kustomize-controller' ||
+      c.component === 'helm-controller',
+  );
+  const values = new Set(applying.map(c => c.defaultServiceAccount));
+  return values.size === 1 ? [...values][0] : undefined;
+}
+
+function summarise(
+  cluster: string,
+  controllers: readonly FluxController[],
+  records: FluxObjectRecord[],
+  derived: Map<string, ObjectDerivation>,
+  loads: ControllerLoad[],
+): {
+  instances: InstanceSummary[];
+  shards: ShardSummary[];
+  shardFindings: Finding[];
+} {
+  const sorted = [...controllers].sort(compareControllers);
+  const byInstance = new Map<string, FluxController[]>();
+  for (const c of sorted) {
+    const list = byInstance.get(c.instance) ?? [];
+    list.push(c);
+    byInstance.set(c.instance, list);
+  }
+
+  const shardKey = (instance: string, shard: string) => `${instance}\n${shard}`;
+  const shards = new Map<string, ShardSummary>();
+  for (const c of sorted) {
+    const key = shardKey(c.instance, c.shard);
+    let shard = shards.get(key);
+    if (!shard) {
+      shard = {
+        cluster,
+        instance: c.instance,
+        name: c.shard,
+        ...(c.selector !== undefined ? { selector: c.selector } : {}),
+        controllers: [],
+        objectCount: 0,
+        countsByKind: {},
+        countsByState: {},
+        utilisation: 0,
+      };
+      shards.set(key, shard);
+    }
+    shard.controllers.push(c.name);
+  }
+
+  const instanceCounts = new Map<string, number>();
+  const fluxInstances = new Map<string, string>();
+  for (const record of records) {
+    const { owner, state } = derived.get(record.key)!;
+    if (record.kind === 'FluxInstance') {
+      const known = fluxInstances.get(record.namespace);
+      if (known === undefined || compareText(record.name, known) < 0) {
+        fluxInstances.set(record.namespace, record.name);
+      }
+    }
+    if (owner.status !== 'ok' || owner.instance === null) continue;
+    instanceCounts.set(
+      owner.instance,
+      (instanceCounts.get(owner.instance) ?? 0) + 1,
+    );
+    if (owner.shard === null) continue;
+    const shard = shards.get(shardKey(owner.instance, owner.shard));
+    if (!shard) continue;
+    shard.objectCount++;
+    const kind = record.kind as FluxKind;
+    shard.countsByKind[kind] = (shard.countsByKind[kind] ?? 0) + 1;
+    const name = state.state as ReconcileStateName;
+    shard.countsByState[name] = (shard.countsByState[name] ?? 0) + 1;
+  }
+
+  const shardFindings: Finding[] = [];
+  const busiest = new Map<string, ControllerLoad>();
+  for (const load of loads) {
+    const key = shardKey(load.instance, load.shard);
+    const best = busiest.get(key);
+    if (!best || load.utilisation > best.utilisation) busiest.set(key, load);
+  }
+  for (const [key, load] of busiest) {
+    const shard = shards.get(key);
+    if (shard) shard.utilisation = load.utilisation;
+    if (load.utilisation > 1)
+      shardFindings.push(shardOverCapacityFinding(load));
+  }
+
+  const shardList = [...shards.values()].sort(
+    (a, b) =>
+      compareText(a.instance, b.instance) || compareShardNames(a.name, b.name),
+  );
+  for (const shard of shardList) shard.controllers.sort(compareText);
+
+  const instances: InstanceSummary[] = [...byInstance.entries()].map(
+    ([name, list]) => {
+      const components = new Set<ControllerComponent>(
+        list.map(c => c.component),
+      );
+      const summary: InstanceSummary = {
+        cluster,
+        name,
+        operatorManaged: list.some(c => c.operatorManaged),
+        watchAllNamespaces: list.every(c => c.watchAllNamespaces),
+        lockdown: instanceLockdown(name, list),
+        shards: [...new Set(list.map(c => c.shard))].sort(compareShardNames),
+        controllers: list,
+        objectCount: instanceCounts.get(name) ?? 0,
+      };
+      const version = mostCommon(list.map(c => c.version));
+      if (version !== undefined) summary.version = version;
+      const fluxInstance = fluxInstances.get(name);
+      if (fluxInstance !== undefined) summary.fluxInstance = fluxInstance;
+      if (
+        components.has('kustomize-controller') ||
+        components.has('helm-controller')
+      ) {
+        const sa = instanceDefaultServiceAccount(list);
+        if (sa !== undefined) summary.defaultServiceAccount = sa;
+      }
+      return summary;
+    },
+  );
+  instances.sort((a, b) => compareText(a.name, b.name));
+
+  return { instances, shards: shardList, shardFindings };
+}
