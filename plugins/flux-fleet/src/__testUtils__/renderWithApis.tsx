@@ -1,5 +1,8 @@
 import { Entity } from '@backstage/catalog-model';
-import { EntityProvider } from '@backstage/plugin-catalog-react';
+import {
+  EntityProvider,
+  entityRouteRef,
+} from '@backstage/plugin-catalog-react';
 import {
   PermissionApi,
   permissionApiRef,
@@ -28,6 +31,8 @@ export async function renderWithApis(
     entity?: Entity;
   },
 ) {
+  // EntityRefLink (tenant groups) needs the catalog's entity page to exist.
+  const mountedRoutes = { '/catalog/:namespace/:kind/:name': entityRouteRef };
   const apis: Array<readonly [any, any]> = [
     [fluxFleetApiRef, options.api],
     [permissionApiRef, options.permission ?? mockApis.permission()],
@@ -43,5 +48,6 @@ export async function renderWithApis(
         element
       )}
     </TestApiProvider>,
+    { mountedRoutes },
   );
 }

@@ -21,12 +21,15 @@ export interface Refreshable<T> {
 /**
  * Loads data and lets a view refresh it in place: unlike a plain async hook, a refresh keeps the value on screen
  * (no spinner flash on every live update) and a failed refresh keeps it too, with the error beside it. A change of
- * `deps` starts over from nothing, so one entity's data never shows under another's name.
+ * `deps` starts over from nothing, so one entity's data never shows under another's name, unless `keepOnChange`
+ * says the old value may stand in while the new one loads (the previous page of a table, say).
  */
 export function useRefreshable<T>(
   load: () => Promise<T>,
   deps: DependencyList,
+  options: { keepOnChange?: boolean } = {},
 ): Refreshable<T> {
+  const keepOnChange = Boolean(options.keepOnChange);
   const [state, setState] = useState<Omit<Refreshable<T>, 'refresh'>>({
     loading: true,
   });
@@ -64,9 +67,11 @@ export function useRefreshable<T>(
   }, [run]);
 
   useEffect(() => {
-    setState({ loading: true });
+    if (!keepOnChange) {
+      setState({ loading: true });
+    }
     refresh();
-  }, [refresh]);
+  }, [refresh, keepOnChange]);
 
   return { ...state, refresh };
 }

@@ -1,1 +1,2 @@
 export { FluxFleetPage } from './FluxFleetPage';
+export { FluxFleetPageContent } from './FluxFleetPageContent';

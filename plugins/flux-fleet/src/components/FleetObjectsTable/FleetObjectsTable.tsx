@@ -1,0 +1,238 @@
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Chip from '@material-ui/core/Chip';
+import LinearProgress from '@material-ui/core/LinearProgress';
+import Link from '@material-ui/core/Link';
+import MenuItem from '@material-ui/core/MenuItem';
+import Paper from '@material-ui/core/Paper';
+import Table from '@material-ui/core/Table';
+import TableBody from '@material-ui/core/TableBody';
+import TableCell from '@material-ui/core/TableCell';
+import TableContainer from '@material-ui/core/TableContainer';
+import TableHead from '@material-ui/core/TableHead';
+import TableRow from '@material-ui/core/TableRow';
+import TableSortLabel from '@material-ui/core/TableSortLabel';
+import TextField from '@material-ui/core/TextField';
+import Typography from '@material-ui/core/Typography';
+import Alert from '@material-ui/lab/Alert';
+import {
+  ClusterHealth,
+  FluxObjectRef,
+  ObjectQuery,
+} from '@flux-fleet/plugin-flux-fleet-common';
+import { useEffect, useState } from 'react';
+import { ENFORCEMENT_LABEL } from '../../lib/boundaryText';
+import { errorMessage } from '../../lib/errorMessage';
+import { FINDING_LABEL } from '../../lib/findingText';
+import { objectTitle } from '../../lib/objectKey';
+import { ownerLabel } from '../../lib/ownerText';
+import { ReconcileStateLabel } from '../shared/ReconcileStateLabel';
+import { RelativeTime } from '../shared/RelativeTime';
+import { FleetObjectFilters } from './FleetObjectFilters';
+import { ObjectFilters, useCursorPages } from './useCursorPages';
+
+/** Page sizes offered; the API allows up to 1000. */
+export const PAGE_SIZES = [25, 50, 100, 200];
+
+type SortField = NonNullable<ObjectQuery['sort']>;
+
+const SORTABLE: Array<{ title: string; sort?: SortField }> = [
+  { title: 'Cluster', sort: 'cluster' },
+  { title: 'Object', sort: 'name' },
+  { title: 'Kind', sort: 'kind' },
+  { title: 'Instance / shard' },
+  { title: 'State', sort: 'state' },
+  { title: 'Boundary' },
+  { title: 'Findings' },
+  { title: 'Changed', sort: 'updatedAt' },
+];
+
+/**
+ * Every Flux object of the fleet that matches the filters, one server page at a time (cursor paging: 100k objects
+ * cost one page of rows), sorted by the server. Rows open the object's detail view. `refreshTick` re-reads the
+ * current page in place when it changes (live updates).
+ *
+ * Test ids: `flux-fleet-fleet-objects` (the table), `flux-fleet-page-range` ("1–100 of 100,000"),
+ * `flux-fleet-object-filters`; buttons "Previous page", "Next page"; the page size select "Rows per page".
+ */
+export const FleetObjectsTable = (props: {
+  clusters: ClusterHealth[];
+  filters: ObjectFilters;
+  onFiltersChange: (filters: ObjectFilters) => void;
+  onOpen: (ref: FluxObjectRef) => void;
+  refreshTick: number;
+}) => {
+  const { clusters, filters, onFiltersChange, onOpen, refreshTick } = props;
+  const [limit, setLimit] = useState(100);
+  const pages = useCursorPages(filters, limit);
+  const { page } = pages;
+  const refresh = page.refresh;
+
+  useEffect(() => {
+    if (refreshTick > 0) {
+      refresh();
+    }
+  }, [refreshTick, refresh]);
+
+  const sortBy = (sort: SortField) => {
+    const order =
+      filters.sort === sort && filters.order !== 'desc' ? 'desc' : 'asc';
+    onFiltersChange({ ...filters, sort, order });
+  };
+
+  const items = page.value?.items ?? [];
+  const total = page.value?.totalCount ?? 0;
+  const first = total === 0 ? 0 : pages.offset + 1;
+  const last = pages.offset + items.length;
+
+  return (
+    <Box>
+      <FleetObjectFilters
+        clusters={clusters.map(c => c.name)}
+        filters={filters}
+        onChange={onFiltersChange}
+      />
+      {page.error && (
+        <Alert severity="error">
+          Could not read the objects: {errorMessage(page.error)}
+          {page.value ? '. Showing the page loaded before.' : ''}
+        </Alert>
+      )}
+      <Paper>
+        {page.loading && <LinearProgress aria-label="Loading objects" />}
+        <TableContainer>
+          <Table size="small" data-testid="flux-fleet-fleet-objects">
+            <TableHead>
+              <TableRow>
+                {SORTABLE.map(column => (
+                  <TableCell
+                    key={column.title}
+                    sortDirection={
+                      column.sort && filters.sort === column.sort
+                        ? filters.order ?? 'asc'
+                        : false
+                    }
+                  >
+                    {column.sort ? (
+                      <TableSortLabel
+                        active={filters.sort === column.sort}
+                        direction={
+                          filters.sort === column.sort
+                            ? filters.order ?? 'asc'
+                            : 'asc'
+                        }
+                        onClick={() => sortBy(column.sort!)}
+                      >
+                        {column.title}
+                      </TableSortLabel>
+                    ) : (
+                      column.title
+                    )}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {items.map(o => (
+                <TableRow key={o.key} hover>
+                  <TableCell>{o.ref.cluster}</TableCell>
+                  <TableCell>
+                    <Link
+                      component="button"
+                      variant="body2"
+                      onClick={() => onOpen(o.ref)}
+                      aria-label={`Details of ${objectTitle(o.ref)} in ${
+                        o.ref.cluster
+                      }`}
+                      style={{ textAlign: 'left' }}
+                    >
+                      {o.ref.namespace}/{o.ref.name}
+                    </Link>
+                  </TableCell>
+                  <TableCell>{o.ref.kind}</TableCell>
+                  <TableCell>
+                    <Typography
+                      variant="body2"
+                      color={o.owner.status === 'ok' ? 'textPrimary' : 'error'}
+                    >
+                      {ownerLabel(o.owner)}
+                    </Typography>
+                  </TableCell>
+                  <TableCell>
+                    <ReconcileStateLabel object={o} compact />
+                  </TableCell>
+                  <TableCell>
+                    {ENFORCEMENT_LABEL[o.boundary.enforcement]}
+                    {o.boundary.tenant ? ` · ${o.boundary.tenant}` : ''}
+                  </TableCell>
+                  <TableCell>
+                    {o.findings.map(f => (
+                      <Chip
+                        key={f}
+                        size="small"
+                        label={FINDING_LABEL[f]}
+                        style={{ margin: 2 }}
+                      />
+                    ))}
+                  </TableCell>
+                  <TableCell>
+                    <RelativeTime time={o.updatedAt} />
+                  </TableCell>
+                </TableRow>
+              ))}
+              {page.value && items.length === 0 && (
+                <TableRow>
+                  <TableCell colSpan={SORTABLE.length}>
+                    No Flux object matches these filters.
+                  </TableCell>
+                </TableRow>
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <Box
+          display="flex"
+          alignItems="center"
+          justifyContent="flex-end"
+          p={1}
+          style={{ gap: 16 }}
+        >
+          <TextField
+            select
+            size="small"
+            label="Rows per page"
+            value={limit}
+            onChange={e => setLimit(Number(e.target.value))}
+            SelectProps={{
+              SelectDisplayProps: { 'aria-label': 'Rows per page' } as any,
+            }}
+          >
+            {PAGE_SIZES.map(size => (
+              <MenuItem key={size} value={size}>
+                {size}
+              </MenuItem>
+            ))}
+          </TextField>
+          <Typography variant="body2" data-testid="flux-fleet-page-range">
+            {first.toLocaleString('en-US')}–{last.toLocaleString('en-US')} of{' '}
+            {total.toLocaleString('en-US')}
+          </Typography>
+          <Button
+            size="small"
+            onClick={pages.previous}
+            disabled={!pages.hasPrevious || page.loading}
+          >
+            Previous page
+          </Button>
+          <Button
+            size="small"
+            onClick={pages.next}
+            disabled={!pages.hasNext || page.loading}
+          >
+            Next page
+          </Button>
+        </Box>
+      </Paper>
+    </Box>
+  );
+};

@@ -1,0 +1,2 @@
+export { FleetObjectsTable } from './FleetObjectsTable';
+export type { ObjectFilters } from './useCursorPages';

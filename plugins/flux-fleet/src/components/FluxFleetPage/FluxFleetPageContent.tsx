@@ -1,0 +1,143 @@
+import { Content, Progress } from '@backstage/core-components';
+import { useApi } from '@backstage/core-plugin-api';
+import Box from '@material-ui/core/Box';
+import Tab from '@material-ui/core/Tab';
+import Tabs from '@material-ui/core/Tabs';
+import Alert from '@material-ui/lab/Alert';
+import {
+  FluxObjectRef,
+  SIGNAL_CHANNELS,
+} from '@flux-fleet/plugin-flux-fleet-common';
+import { useCallback, useState } from 'react';
+import { fluxFleetApiRef } from '../../api';
+import { useLiveRefresh } from '../../hooks/useLiveRefresh';
+import { useRefreshable } from '../../hooks/useRefreshable';
+import { errorMessage } from '../../lib/errorMessage';
+import { ClusterNotices } from '../entity/ClusterNotices';
+import { FleetObjectsTable, ObjectFilters } from '../FleetObjectsTable';
+import { ObjectDetailDrawer } from '../ObjectDetail';
+import { ClustersTable } from './ClustersTable';
+import { FindingsPanel } from './FindingsPanel';
+import { FleetSummaryBar } from './FleetSummaryBar';
+import { InstancesAndShards } from './InstancesAndShards';
+import { TenantsTable } from './TenantsTable';
+import { useRefreshOn } from './useRefreshOn';
+
+/** The tabs of the fleet page, in order. */
+export const FLEET_TABS = [
+  { id: 'clusters', label: 'Clusters' },
+  { id: 'instances', label: 'Instances & shards' },
+  { id: 'tenants', label: 'Tenants' },
+  { id: 'findings', label: 'Findings' },
+  { id: 'objects', label: 'Objects' },
+] as const;
+
+type FleetTab = (typeof FLEET_TABS)[number]['id'];
+
+/**
+ * The fleet page's content, without a page header (the new frontend system gives pages theirs): the fleet summary,
+ * then tabs for clusters, instances and shards (with the load per shard), tenants, findings and the objects table
+ * (server-side filters and paging). Counts, shards, tenants and findings lead to the objects table filtered to
+ * them; objects open their detail view. Live: the visible tab refreshes when the backend signals a change.
+ *
+ * Test ids: `flux-fleet-page`, `flux-fleet-tab-<id>` (the panel of each tab: clusters, instances, tenants,
+ * findings, objects); tabs are named by their label.
+ */
+export const FluxFleetPageContent = () => {
+  const api = useApi(fluxFleetApiRef);
+  const [tab, setTab] = useState<FleetTab>('clusters');
+  const [filters, setFilters] = useState<ObjectFilters>({});
+  const [opened, setOpened] = useState<FluxObjectRef>();
+  const [tick, setTick] = useState(0);
+  const bump = useCallback(() => setTick(t => t + 1), []);
+  useLiveRefresh(SIGNAL_CHANNELS.fleet, bump);
+
+  const clusters = useRefreshable(() => api.getClusters(), [api]);
+  useRefreshOn(tick, clusters.refresh);
+
+  const showObjects = useCallback((next: ObjectFilters) => {
+    setFilters(next);
+    setTab('objects');
+  }, []);
+
+  return (
+    <Content>
+      <Box data-testid="flux-fleet-page">
+        <FleetSummaryBar
+          refreshTick={tick}
+          onState={state => showObjects({ state: [state] })}
+        />
+        {clusters.value && <ClusterNotices clusters={clusters.value} />}
+        <Tabs
+          value={tab}
+          onChange={(_event, value: FleetTab) => setTab(value)}
+          indicatorColor="primary"
+          variant="scrollable"
+          aria-label="Fleet views"
+        >
+          {FLEET_TABS.map(t => (
+            <Tab
+              key={t.id}
+              value={t.id}
+              label={t.label}
+              id={`flux-fleet-tab-button-${t.id}`}
+              aria-controls={`flux-fleet-tab-${t.id}`}
+            />
+          ))}
+        </Tabs>
+        <Box
+          role="tabpanel"
+          id={`flux-fleet-tab-${tab}`}
+          aria-labelledby={`flux-fleet-tab-button-${tab}`}
+          data-testid={`flux-fleet-tab-${tab}`}
+          pt={2}
+        >
+          {tab === 'clusters' &&
+            (clusters.value ? (
+              <ClustersTable
+                clusters={clusters.value}
+                onCluster={cluster => showObjects({ cluster: [cluster] })}
+              />
+            ) : (
+              (clusters.error && (
+                <Alert severity="error">
+                  Could not read the clusters: {errorMessage(clusters.error)}
+                </Alert>
+              )) || <Progress />
+            ))}
+          {tab === 'instances' && (
+            <InstancesAndShards refreshTick={tick} onObjects={showObjects} />
+          )}
+          {tab === 'tenants' && (
+            <TenantsTable
+              refreshTick={tick}
+              onTenant={tenant => showObjects({ tenant: [tenant] })}
+            />
+          )}
+          {tab === 'findings' && (
+            <FindingsPanel
+              refreshTick={tick}
+              onObjects={showObjects}
+              onOpen={setOpened}
+            />
+          )}
+          {tab === 'objects' && (
+            <FleetObjectsTable
+              clusters={clusters.value ?? []}
+              filters={filters}
+              onFiltersChange={setFilters}
+              onOpen={setOpened}
+              refreshTick={tick}
+            />
+          )}
+        </Box>
+      </Box>
+      <ObjectDetailDrawer
+        objectRef={opened}
+        clusters={clusters.value}
+        onClose={() => setOpened(undefined)}
+        onChanged={bump}
+      />
+    </Content>
+  );
+};

@@ -1,0 +1,169 @@
+import { Progress, Table, TableColumn } from '@backstage/core-components';
+import { useApi } from '@backstage/core-plugin-api';
+import Box from '@material-ui/core/Box';
+import Link from '@material-ui/core/Link';
+import Alert from '@material-ui/lab/Alert';
+import {
+  InstanceSummary,
+  ReconcileStateName,
+  ShardSummary,
+} from '@flux-fleet/plugin-flux-fleet-common';
+import { fluxFleetApiRef } from '../../api';
+import { useRefreshable } from '../../hooks/useRefreshable';
+import { errorMessage } from '../../lib/errorMessage';
+import { STATE_LABEL, compareStateSeverity } from '../../lib/stateText';
+import { ObjectFilters } from '../FleetObjectsTable';
+import { ShardLoadChart } from './ShardLoadChart';
+import { useRefreshOn } from './useRefreshOn';
+
+const counts = (
+  record: Partial<Record<string, number>>,
+  label?: (key: string) => string,
+) =>
+  Object.entries(record)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .map(([key, n]) => `${label ? label(key) : key} ${n}`)
+    .join(', ') || '—';
+
+const instanceColumns: TableColumn<InstanceSummary>[] = [
+  { title: 'Cluster', field: 'cluster' },
+  { title: 'Instance', field: 'name' },
+  { title: 'Flux', field: 'version', emptyValue: '—' },
+  {
+    title: 'Managed by',
+    render: i =>
+      i.operatorManaged
+        ? `Flux Operator${
+            i.fluxInstance ? ` (FluxInstance ${i.fluxInstance})` : ''
+          }`
+        : 'not operator-managed',
+  },
+  {
+    title: 'Scope',
+    render: i =>
+      i.watchAllNamespaces ? 'all namespaces' : 'its own namespace',
+  },
+  {
+    title: 'Lockdown',
+    render: i =>
+      [
+        i.lockdown
+          ? '--no-cross-namespace-refs'
+          : 'cross-namespace refs allowed',
+        i.defaultServiceAccount
+          ? `default SA ${i.defaultServiceAccount}`
+          : 'no default SA',
+      ].join(' · '),
+  },
+  { title: 'Shards', render: i => i.shards.join(', ') },
+  { title: 'Flux objects', field: 'objectCount', type: 'numeric' },
+];
+
+/**
+ * The fleet's Flux instances and their shards: each instance's version, management, scope and lockdown; the load
+ * per shard; and each shard's objects by kind and by state. A shard's name filters the objects to it.
+ *
+ * Test ids: `flux-fleet-instances`, `flux-fleet-shards`, `flux-fleet-shard-load`; each shard name is a button
+ * "Objects of shard <cluster>/<instance>/<shard>".
+ */
+export const InstancesAndShards = (props: {
+  refreshTick: number;
+  onObjects: (filters: ObjectFilters) => void;
+}) => {
+  const api = useApi(fluxFleetApiRef);
+  const data = useRefreshable(async () => {
+    const [instances, shards] = await Promise.all([
+      api.getInstances(),
+      api.getShards(),
+    ]);
+    return { instances, shards };
+  }, [api]);
+  useRefreshOn(props.refreshTick, data.refresh);
+
+  if (!data.value) {
+    return data.error ? (
+      <Alert severity="error">
+        Could not read the instances and shards: {errorMessage(data.error)}
+      </Alert>
+    ) : (
+      <Progress />
+    );
+  }
+  const { instances, shards } = data.value;
+  const shardColumns: TableColumn<ShardSummary>[] = [
+    { title: 'Cluster', field: 'cluster' },
+    { title: 'Instance', field: 'instance' },
+    {
+      title: 'Shard',
+      field: 'name',
+      render: s => (
+        <Link
+          component="button"
+          variant="body2"
+          aria-label={`Objects of shard ${s.cluster}/${s.instance}/${s.name}`}
+          onClick={() =>
+            props.onObjects({
+              cluster: [s.cluster],
+              instance: [s.instance],
+              shard: [s.name],
+            })
+          }
+        >
+          {s.name}
+        </Link>
+      ),
+    },
+    { title: 'Selector', field: 'selector', emptyValue: '(everything)' },
+    { title: 'Flux objects', field: 'objectCount', type: 'numeric' },
+    { title: 'By kind', render: s => counts(s.countsByKind) },
+    {
+      title: 'By state',
+      render: s =>
+        counts(
+          Object.fromEntries(
+            Object.entries(s.countsByState).sort(([a], [b]) =>
+              compareStateSeverity(
+                a as ReconcileStateName,
+                b as ReconcileStateName,
+              ),
+            ),
+          ),
+          key => STATE_LABEL[key as ReconcileStateName] ?? key,
+        ),
+    },
+    {
+      title: 'Load',
+      field: 'utilisation',
+      render: s => `${Math.round(s.utilisation * 100)} %`,
+    },
+  ];
+  return (
+    <Box display="flex" flexDirection="column" style={{ gap: 24 }}>
+      <div data-testid="flux-fleet-instances">
+        <Table<InstanceSummary>
+          title={`Instances (${instances.length})`}
+          columns={instanceColumns}
+          data={instances}
+          options={{
+            paging: instances.length > 50,
+            pageSize: 50,
+            padding: 'dense',
+          }}
+        />
+      </div>
+      <ShardLoadChart shards={shards} />
+      <div data-testid="flux-fleet-shards">
+        <Table<ShardSummary>
+          title={`Shards (${shards.length})`}
+          columns={shardColumns}
+          data={shards}
+          options={{
+            paging: shards.length > 50,
+            pageSize: 50,
+            padding: 'dense',
+          }}
+        />
+      </div>
+    </Box>
+  );
+};
