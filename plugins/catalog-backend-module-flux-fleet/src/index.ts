@@ -5,4 +5,7 @@
  * @packageDocumentation
  */
 export { catalogModuleFluxFleet as default } from './module';
-export { FluxFleetEntityProvider } from './providers/FluxFleetEntityProvider';
+export {
+  FluxFleetEntityProvider,
+  type FluxFleetEntityProviderDeps,
+} from './providers/FluxFleetEntityProvider';

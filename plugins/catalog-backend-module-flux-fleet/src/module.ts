@@ -2,12 +2,16 @@ import {
   coreServices,
   createBackendModule,
 } from '@backstage/backend-plugin-api';
-import { catalogProcessingExtensionPoint } from '@backstage/plugin-catalog-node';
+import {
+  catalogProcessingExtensionPoint,
+  catalogServiceRef,
+} from '@backstage/plugin-catalog-node';
 import { fleetIndexServiceRef } from '@flux-fleet/plugin-flux-fleet-node';
 import { FluxFleetEntityProvider } from './providers/FluxFleetEntityProvider';
 
 /**
- * Registers the Flux Fleet entity provider with the catalog.
+ * Registers one Flux Fleet entity provider per provider id configured under `catalog.providers.fluxFleet` (one
+ * with the defaults when nothing is configured). Needs the fleet index of `@flux-fleet/plugin-flux-fleet-backend`.
  *
  * @public
  */
@@ -17,14 +21,34 @@ export const catalogModuleFluxFleet = createBackendModule({
   register(env) {
     env.registerInit({
       deps: {
-        catalog: catalogProcessingExtensionPoint,
+        catalogProcessing: catalogProcessingExtensionPoint,
+        catalog: catalogServiceRef,
+        auth: coreServices.auth,
+        config: coreServices.rootConfig,
         logger: coreServices.logger,
+        scheduler: coreServices.scheduler,
+        lifecycle: coreServices.lifecycle,
         fleetIndex: fleetIndexServiceRef,
       },
-      async init({ catalog, logger, fleetIndex }) {
-        catalog.addEntityProvider(
-          new FluxFleetEntityProvider({ fleetIndex, logger }),
-        );
+      async init({
+        catalogProcessing,
+        catalog,
+        auth,
+        config,
+        logger,
+        scheduler,
+        lifecycle,
+        fleetIndex,
+      }) {
+        const providers = FluxFleetEntityProvider.fromConfig(config, {
+          fleetIndex,
+          catalog,
+          auth,
+          logger,
+          scheduler,
+        });
+        catalogProcessing.addEntityProvider(providers);
+        lifecycle.addShutdownHook(() => providers.forEach(p => p.dispose()));
       },
     });
   },
