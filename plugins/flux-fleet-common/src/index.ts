@@ -26,3 +26,6 @@ export * from './load';
 export * from './dependencyCycles';
 export * from './findings';
 export * from './analysis';
+export * from './entityNames';
+export * from './fluxCli';
+export * from './revisionLink';
