@@ -5,6 +5,18 @@
  *
  * @packageDocumentation
  */
-export { fluxFleetPlugin, EntityFluxFleetCard, FluxFleetPage } from './plugin';
+export {
+  fluxFleetPlugin,
+  EntityFluxFleetCard,
+  EntityFluxFleetContent,
+  FluxFleetPage,
+  FluxFleetSearchResultListItem,
+} from './plugin';
 export { fluxFleetApiRef, FluxFleetClient } from './api';
 export type { FluxFleetApi } from './api';
+export type { FluxFleetSearchResultListItemProps } from './components/FluxFleetSearchResultListItem';
+export {
+  isFluxFleetEntity,
+  isFluxFleetSearchResult,
+  FLUX_FLEET_RESOURCE_TYPES,
+} from './lib/fluxFleetEntity';

@@ -6,8 +6,10 @@ import {
   discoveryApiRef,
   fetchApiRef,
 } from '@backstage/core-plugin-api';
+import { createSearchResultListItemExtension } from '@backstage/plugin-search-react';
 import { FluxFleetClient, fluxFleetApiRef } from './api';
-import { rootRouteRef } from './routes';
+import { isFluxFleetSearchResult } from './lib/fluxFleetEntity';
+import { entityContentRouteRef, rootRouteRef } from './routes';
 
 /**
  * The Flux Fleet frontend plugin for the legacy frontend system.
@@ -24,11 +26,12 @@ export const fluxFleetPlugin = createPlugin({
         new FluxFleetClient({ discoveryApi, fetchApi }),
     }),
   ],
-  routes: { root: rootRouteRef },
+  routes: { root: rootRouteRef, entityContent: entityContentRouteRef },
 });
 
 /**
- * Card for an entity page: per cluster, the Flux instance and shard, reconcile state and tenancy boundary.
+ * Card for an entity page: per cluster where the entity deploys, the Flux instance and shard that reconcile it,
+ * its reconcile state and its tenancy boundary. Show it where `isFluxFleetEntity` holds.
  *
  * @public
  */
@@ -45,6 +48,22 @@ export const EntityFluxFleetCard = fluxFleetPlugin.provide(
 );
 
 /**
+ * Tab for an entity page: every Flux object of the entity across clusters, with a detail view per object.
+ *
+ * @public
+ */
+export const EntityFluxFleetContent = fluxFleetPlugin.provide(
+  createRoutableExtension({
+    name: 'EntityFluxFleetContent',
+    component: () =>
+      import('./components/EntityFluxFleetContent').then(
+        m => m.EntityFluxFleetContent,
+      ),
+    mountPoint: entityContentRouteRef,
+  }),
+);
+
+/**
  * The fleet page for platform teams.
  *
  * @public
@@ -55,5 +74,22 @@ export const FluxFleetPage = fluxFleetPlugin.provide(
     component: () =>
       import('./components/FluxFleetPage').then(m => m.FluxFleetPage),
     mountPoint: rootRouteRef,
+  }),
+);
+
+/**
+ * Search result item for Flux Fleet's catalog entities (clusters, instances, shards, Kustomizations,
+ * HelmReleases), with their cluster, instance, shard, tenant and namespace as chips.
+ *
+ * @public
+ */
+export const FluxFleetSearchResultListItem = fluxFleetPlugin.provide(
+  createSearchResultListItemExtension({
+    name: 'FluxFleetSearchResultListItem',
+    component: () =>
+      import('./components/FluxFleetSearchResultListItem').then(
+        m => m.FluxFleetSearchResultListItem,
+      ),
+    predicate: isFluxFleetSearchResult,
   }),
 );

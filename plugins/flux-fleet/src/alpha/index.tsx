@@ -1,54 +1,33 @@
-import {
-  ApiBlueprint,
-  PageBlueprint,
-  createFrontendPlugin,
-  createRouteRef,
-  discoveryApiRef,
-  fetchApiRef,
-} from '@backstage/frontend-plugin-api';
-import { EntityCardBlueprint } from '@backstage/plugin-catalog-react/alpha';
-import { FluxFleetClient, fluxFleetApiRef } from '../api';
-
-const fleetPageRouteRef = createRouteRef();
-
-const fluxFleetApi = ApiBlueprint.make({
-  params: defineParams =>
-    defineParams({
-      api: fluxFleetApiRef,
-      deps: { discoveryApi: discoveryApiRef, fetchApi: fetchApiRef },
-      factory: ({ discoveryApi, fetchApi }) =>
-        new FluxFleetClient({ discoveryApi, fetchApi }),
-    }),
-});
-
-const entityFluxFleetCard = EntityCardBlueprint.make({
-  params: {
-    filter: 'kind:component,resource',
-    loader: () =>
-      import('../components/EntityFluxFleetCard').then(m => (
-        <m.EntityFluxFleetCard />
-      )),
-  },
-});
-
-const fluxFleetPage = PageBlueprint.make({
-  params: {
-    path: '/flux-fleet',
-    title: 'Flux Fleet',
-    routeRef: fleetPageRouteRef,
-    loader: () =>
-      import('../components/FluxFleetPage').then(m => <m.FluxFleetPage />),
-  },
-});
+import { createFrontendPlugin } from '@backstage/frontend-plugin-api';
+import { entityFluxFleetCard } from './entityFluxFleetCard';
+import { entityFluxFleetContent } from './entityFluxFleetContent';
+import { fluxFleetApi } from './fluxFleetApi';
+import { fleetPageRouteRef, fluxFleetPage } from './fluxFleetPage';
+import { fluxFleetSearchResultListItem } from './fluxFleetSearchResultListItem';
 
 /**
- * The Flux Fleet plugin for the new frontend system.
+ * The Flux Fleet plugin for the new frontend system: its API, the entity card and "Flux" tab, the fleet page at
+ * `/flux-fleet` (with its navigation item), and the search result item of its catalog entities.
  *
  * @alpha
  */
 export default createFrontendPlugin({
   pluginId: 'flux-fleet',
   info: { packageJson: () => import('../../package.json') },
-  extensions: [fluxFleetApi, entityFluxFleetCard, fluxFleetPage],
+  extensions: [
+    fluxFleetApi,
+    entityFluxFleetCard,
+    entityFluxFleetContent,
+    fluxFleetPage,
+    fluxFleetSearchResultListItem,
+  ],
   routes: { root: fleetPageRouteRef },
 });
+
+export {
+  entityFluxFleetCard,
+  entityFluxFleetContent,
+  fluxFleetApi,
+  fluxFleetPage,
+  fluxFleetSearchResultListItem,
+};

@@ -1,0 +1,2 @@
+export { FluxFleetSearchResultListItem } from './FluxFleetSearchResultListItem';
+export type { FluxFleetSearchResultListItemProps } from './FluxFleetSearchResultListItem';
