@@ -20,6 +20,8 @@ export interface FleetIndexChange {
   keys: string[];
   /** True when the change alters structure (objects added or removed, owners, tenants, references), not just state. */
   structural: boolean;
+  /** Services (rules §6) of the changed objects, before and after the change, for readers that follow services. */
+  services?: string[];
 }
 
 /**

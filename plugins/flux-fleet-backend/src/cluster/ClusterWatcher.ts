@@ -69,11 +69,34 @@ const NAMESPACES: WatchedResource = {
   plural: 'namespaces',
 };
 
+/**
+ * A field selector that leaves out the Events of the kinds that make most of a cluster's Events (Pods,
+ * ReplicaSets, Nodes…), which are never about a Flux object. Field selectors cannot say "group is one of", so
+ * what remains is filtered on arrival by the store.
+ */
+const EVENTS_FIELD_SELECTOR = [
+  'Pod',
+  'ReplicaSet',
+  'Node',
+  'Job',
+  'Deployment',
+  'StatefulSet',
+  'DaemonSet',
+  'Service',
+  'Endpoints',
+  'PersistentVolumeClaim',
+  'HorizontalPodAutoscaler',
+  'Lease',
+]
+  .map(kind => `involvedObject.kind!=${kind}`)
+  .join(',');
+
 const EVENTS: WatchedResource = {
   group: '',
   version: 'v1',
   kind: 'Event',
   plural: 'events',
+  fieldSelector: EVENTS_FIELD_SELECTOR,
 };
 
 /** Lists of one cluster that may run at the same time (each is a burst of pages). */

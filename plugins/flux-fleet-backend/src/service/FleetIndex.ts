@@ -1,94 +1,751 @@
+import type { LoggerService } from '@backstage/backend-plugin-api';
 import {
+  analyseCluster,
   ClusterHealth,
+  ClusterStatus,
+  Enforcement,
+  ENFORCEMENT_LEVELS,
   EntityLink,
+  EntityLinkTarget,
   Finding,
+  FindingType,
   FleetObject,
   FleetObjectDetail,
   FleetSummary,
+  FluxKind,
   InstanceSummary,
+  inventoryWorkloads,
+  matchesEntityLink,
   ObjectQuery,
   Page,
+  ReconcileStateName,
   ShardSummary,
   TenantSummary,
+  ValuePool,
 } from '@flux-fleet/plugin-flux-fleet-common';
-import {
+import type {
   FleetIndexChange,
   FleetIndexService,
 } from '@flux-fleet/plugin-flux-fleet-node';
+import type { ClusterWatcher } from '../cluster/ClusterWatcher';
+import type { AnalysisSettings, TenantRule } from '../config/FleetConfig';
+import { ClusterStore } from './ClusterStore';
+import { ClusterView, ViewChanges } from './ClusterView';
+import {
+  Staleness,
+  toFleetObject,
+  toFleetObjectDetail,
+} from './fleetObjects';
+import type { IndexedObject } from './IndexedObject';
+import { PageSelector, textMatcher } from './objectQuery';
+import { resolveTenantMapping } from './resolveTenantMapping';
 
-/** The fleet-wide index of Flux objects. Watchers fill it; every read answers from memory. */
+/** Status changes are gathered this long before their objects are re-derived (one pass per burst). */
+const STATUS_BATCH_MS = 10;
+/** While a cluster lists for the first time, its analysis waits for the list to finish, at most this long. */
+const INITIAL_SYNC_MAX_DELAY_MS = 3_000;
+
+/** The health of a cluster that another replica watches, as its last snapshot says. */
+export type RemoteHealth = ClusterHealth;
+
+interface ClusterSlot {
+  name: string;
+  store: ClusterStore;
+  view: ClusterView;
+  watcher?: ClusterWatcher;
+  /** Restored from a snapshot, not yet resynced by a watch. */
+  restoredAt?: number;
+  /** Health reported by the replica that watches this cluster (when this one does not). */
+  remote?: RemoteHealth;
+  /** When the cluster's objects became stale, while they are. */
+  staleSince?: number;
+  structuralTimer?: NodeJS.Timeout;
+  firstStructuralAt?: number;
+  lastChangeAt: number;
+  statusTimer?: NodeJS.Timeout;
+  refreshTimer?: NodeJS.Timeout;
+  /** Bumped on every change of the view, for caches. */
+  version: number;
+}
+
+/** Options of {@link FleetIndex}. */
+export interface FleetIndexOptions {
+  clusters: string[];
+  tenants: TenantRule[];
+  analysis: AnalysisSettings;
+  eventsPerObject: number;
+  logger: LoggerService;
+}
+
+/**
+ * The fleet-wide index of Flux objects: per cluster, the store the watchers fill and the derived view with its
+ * secondary indexes. Structural changes re-run the cluster's analysis (`analyseCluster` of `-common`), debounced
+ * so a relist of thousands of objects is one analysis; status changes re-derive only the objects concerned.
+ * Every read answers from memory.
+ */
 export class FleetIndex implements FleetIndexService {
+  private readonly slots = new Map<string, ClusterSlot>();
   private readonly listeners = new Set<(changes: FleetIndexChange[]) => void>();
+  private readonly pool = new ValuePool(50_000);
+  private readyResolve?: () => void;
+  private readonly readyPromise: Promise<void>;
+  private closed = false;
+  private tenantCache?: { version: string; value: TenantSummary[] };
+  private selectorCache = new Map<string, { version: string; keys: IndexedObject[] }>();
 
-  constructor(private readonly clusterNames: string[]) {}
+  constructor(private readonly options: FleetIndexOptions) {
+    for (const name of options.clusters) {
+      const slot: ClusterSlot = {
+        name,
+        view: new ClusterView(name),
+        store: undefined as unknown as ClusterStore,
+        lastChangeAt: 0,
+        version: 0,
+      };
+      slot.store = new ClusterStore(
+        name,
+        this.pool,
+        options.logger,
+        options.eventsPerObject,
+        () => this.onStoreChange(slot),
+      );
+      this.slots.set(name, slot);
+    }
+    this.readyPromise = new Promise(resolve => {
+      this.readyResolve = resolve;
+    });
+    this.checkReady();
+  }
 
-  async ready(): Promise<void> {}
+  /** The names of the configured clusters, in configuration order. */
+  clusterNames(): string[] {
+    return [...this.slots.keys()];
+  }
+
+  /** The store a cluster's watcher fills. */
+  storeOf(cluster: string): ClusterStore {
+    return this.slot(cluster).store;
+  }
+
+  /** Connects a watcher (this replica watches the cluster). */
+  attachWatcher(cluster: string, watcher: ClusterWatcher): void {
+    const slot = this.slot(cluster);
+    slot.watcher = watcher;
+    slot.remote = undefined;
+    this.scheduleRefresh(slot);
+  }
+
+  /** Disconnects a cluster's watcher (another replica took the cluster over). */
+  detachWatcher(cluster: string): void {
+    const slot = this.slot(cluster);
+    slot.watcher = undefined;
+    clearTimeout(slot.refreshTimer);
+  }
+
+  /** A watcher's connection status changed: staleness and health follow. */
+  connectionChanged(cluster: string): void {
+    const slot = this.slot(cluster);
+    const health = this.healthOf(slot);
+    if (health.synced && slot.restoredAt !== undefined) {
+      slot.restoredAt = undefined;
+    }
+    if (health.synced) {
+      // the list is complete: analyse now rather than after the debounce
+      this.flushStructural(slot);
+    }
+    this.updateStaleness(slot);
+    this.checkReady();
+  }
+
+  /**
+   * Replaces a cluster's content with a restored snapshot: served at once, marked stale until its watch has
+   * resynced (or, for a cluster another replica watches, with that replica's health).
+   */
+  restore(
+    cluster: string,
+    snapshot: Parameters<ClusterStore['restore']>[0],
+    options: { restoredAt: number; remote?: RemoteHealth },
+  ): void {
+    const slot = this.slot(cluster);
+    slot.store.restore(snapshot);
+    if (options.remote) {
+      slot.remote = options.remote;
+      slot.restoredAt = undefined;
+    } else {
+      slot.restoredAt = options.restoredAt;
+    }
+    this.flushStructural(slot);
+    this.updateStaleness(slot);
+    this.checkReady();
+  }
+
+  /** Stops every timer. */
+  close(): void {
+    this.closed = true;
+    for (const slot of this.slots.values()) {
+      clearTimeout(slot.structuralTimer);
+      clearTimeout(slot.statusTimer);
+      clearTimeout(slot.refreshTimer);
+    }
+  }
+
+  // ---------------------------------------------------------------- FleetIndexService
+
+  ready(): Promise<void> {
+    return this.readyPromise;
+  }
 
   clusters(): ClusterHealth[] {
-    return this.clusterNames.map(name => ({
-      name,
-      status: 'syncing',
-      synced: false,
-      objectCount: 0,
-      countsByKind: {},
-      fluxVersions: [],
-      servedVersions: {},
-    }));
+    return [...this.slots.values()].map(slot => this.healthOf(slot));
   }
 
-  instances(): InstanceSummary[] {
-    return [];
+  instances(cluster?: string): InstanceSummary[] {
+    return this.slotsFor(cluster).flatMap(slot => slot.view.instances);
   }
 
-  shards(): ShardSummary[] {
-    return [];
+  shards(cluster?: string): ShardSummary[] {
+    return this.slotsFor(cluster).flatMap(slot => {
+      const placements = new Map(
+        slot.view.indexes
+          .placements()
+          .map(p => [`${p.instance}/${p.shard}`, p.objects] as const),
+      );
+      // counts from the index, which status changes keep current between analyses
+      return slot.view.shards.map(shard => {
+        const objects = placements.get(`${shard.instance}/${shard.name}`);
+        const countsByKind: Partial<Record<FluxKind, number>> = {};
+        const countsByState: Partial<Record<ReconcileStateName, number>> = {};
+        for (const o of objects ?? []) {
+          countsByKind[o.record.kind] = (countsByKind[o.record.kind] ?? 0) + 1;
+          const s = o.state.state;
+          countsByState[s] = (countsByState[s] ?? 0) + 1;
+        }
+        return {
+          ...shard,
+          objectCount: objects?.size ?? 0,
+          countsByKind,
+          countsByState,
+        };
+      });
+    });
   }
 
   tenants(): TenantSummary[] {
-    return [];
+    const version = this.fleetVersion();
+    if (this.tenantCache?.version === version) return this.tenantCache.value;
+    const tenants = new Map<
+      string,
+      {
+        namespaces: Map<string, { cluster: string; namespace: string }>;
+        shards: Map<string, { cluster: string; instance: string; shard: string }>;
+        objectCount: number;
+        counts: Partial<Record<Enforcement, number>>;
+      }
+    >();
+    for (const slot of this.slots.values()) {
+      for (const [name, objects] of slot.view.indexes.tenants()) {
+        let t = tenants.get(name);
+        if (!t) {
+          t = { namespaces: new Map(), shards: new Map(), objectCount: 0, counts: {} };
+          tenants.set(name, t);
+        }
+        for (const o of objects) {
+          t.objectCount++;
+          const e = o.boundary.enforcement;
+          t.counts[e] = (t.counts[e] ?? 0) + 1;
+          t.namespaces.set(`${slot.name}/${o.record.namespace}`, {
+            cluster: slot.name,
+            namespace: o.record.namespace,
+          });
+          if (o.owner.status === 'ok' && o.owner.instance && o.owner.shard) {
+            t.shards.set(`${slot.name}/${o.owner.instance}/${o.owner.shard}`, {
+              cluster: slot.name,
+              instance: o.owner.instance,
+              shard: o.owner.shard,
+            });
+          }
+        }
+      }
+    }
+    const value = [...tenants.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, t]): TenantSummary => {
+        const group = this.tenantGroup(name);
+        return {
+          name,
+          ...(group && { group }),
+          namespaces: sortBy([...t.namespaces.values()], n => `${n.cluster}/${n.namespace}`),
+          shards: sortBy(
+            [...t.shards.values()],
+            s => `${s.cluster}/${s.instance}/${s.shard}`,
+          ),
+          objectCount: t.objectCount,
+          countsByEnforcement: t.counts,
+          weakestEnforcement:
+            ENFORCEMENT_LEVELS.find(level => (t.counts[level] ?? 0) > 0) ??
+            'enforced',
+        };
+      });
+    this.tenantCache = { version, value };
+    return value;
   }
 
   summary(): FleetSummary {
+    const countsByKind: Partial<Record<FluxKind, number>> = {};
+    const countsByState: Partial<Record<ReconcileStateName, number>> = {};
+    const findingsByType: Partial<Record<FindingType, number>> = {};
+    let objects = 0;
+    let instances = 0;
+    let shards = 0;
+    let unreachable = 0;
+    for (const slot of this.slots.values()) {
+      const { indexes } = slot.view;
+      objects += indexes.size;
+      for (const [kind, set] of indexes.kind.sets) {
+        countsByKind[kind as FluxKind] = (countsByKind[kind as FluxKind] ?? 0) + set.size;
+      }
+      for (const [state, set] of indexes.state.sets) {
+        const s = state as ReconcileStateName;
+        countsByState[s] = (countsByState[s] ?? 0) + set.size;
+      }
+      for (const finding of slot.view.findings) {
+        findingsByType[finding.type] = (findingsByType[finding.type] ?? 0) + 1;
+      }
+      instances += slot.view.instances.length;
+      shards += slot.view.shards.length;
+      const status = this.healthOf(slot).status;
+      if (status === 'unreachable' || status === 'unauthorized') unreachable++;
+    }
     return {
-      clusters: this.clusterNames.length,
-      clustersUnreachable: 0,
-      instances: 0,
-      shards: 0,
-      objects: 0,
-      tenants: 0,
-      countsByKind: {},
-      countsByState: {},
-      findingsByType: {},
+      clusters: this.slots.size,
+      clustersUnreachable: unreachable,
+      instances,
+      shards,
+      objects,
+      tenants: this.tenants().length,
+      countsByKind,
+      countsByState,
+      findingsByType,
       generatedAt: new Date().toISOString(),
     };
   }
 
-  objects(_query: ObjectQuery): Page<FleetObject> {
-    return { items: [], totalCount: 0 };
+  objects(query: ObjectQuery): Page<FleetObject> {
+    const selector = new PageSelector(query);
+    const matchesText = textMatcher(query.q);
+    const sets = {
+      kind: toSet(query.kind),
+      state: toSet(query.state),
+      instance: toSet(query.instance),
+      shard: toSet(query.shard),
+      tenant: toSet(query.tenant),
+      namespace: toSet(query.namespace),
+      service: toSet(query.service),
+      finding: toSet(query.finding),
+      owner: toSet(query.owner),
+    };
+    const matches = (o: IndexedObject): boolean =>
+      (!sets.kind || sets.kind.has(o.record.kind)) &&
+      (!sets.state || sets.state.has(o.state.state)) &&
+      (!sets.namespace || sets.namespace.has(o.record.namespace)) &&
+      (!sets.owner || sets.owner.has(o.owner.status)) &&
+      (!sets.instance || (o.owner.instance !== null && sets.instance.has(o.owner.instance))) &&
+      (!sets.shard || (o.owner.shard !== null && sets.shard.has(o.owner.shard))) &&
+      (!sets.tenant || (o.boundary.tenant !== null && sets.tenant.has(o.boundary.tenant))) &&
+      (!sets.service || (o.service !== null && sets.service.has(o.service))) &&
+      (!sets.finding || o.findings.some(f => sets.finding!.has(f))) &&
+      (!matchesText || matchesText(o));
+
+    for (const slot of this.slotsFor(query.cluster)) {
+      const candidates = slot.view.indexes.candidates(query) ?? slot.view.objects.values();
+      for (const o of candidates) {
+        if (matches(o)) selector.add(o);
+      }
+    }
+    const page = selector.page();
+    return {
+      items: page.items.map(o => this.toApi(o)),
+      totalCount: page.totalCount,
+      ...(page.nextCursor && { nextCursor: page.nextCursor }),
+    };
   }
 
-  clusterObjects(_cluster: string): FleetObject[] {
-    return [];
+  clusterObjects(cluster: string): FleetObject[] {
+    const slot = this.slots.get(cluster);
+    if (!slot) return [];
+    const staleness = this.stalenessOf(slot);
+    return [...slot.view.objects.values()]
+      .sort(byKey)
+      .map(o => toFleetObject(o, slot.store, staleness));
   }
 
-  object(_key: string): FleetObject | undefined {
-    return undefined;
+  object(key: string): FleetObject | undefined {
+    const found = this.find(key);
+    return found && toFleetObject(found.object, found.slot.store, this.stalenessOf(found.slot));
   }
 
-  objectDetail(_key: string): FleetObjectDetail | undefined {
-    return undefined;
+  objectDetail(key: string): FleetObjectDetail | undefined {
+    const found = this.find(key);
+    return (
+      found &&
+      toFleetObjectDetail(
+        found.object,
+        found.slot.store,
+        found.slot.view,
+        this.stalenessOf(found.slot),
+      )
+    );
   }
 
-  findings(): Finding[] {
-    return [];
+  findings(filter: { cluster?: string; type?: string[] } = {}): Finding[] {
+    const types = toSet(filter.type);
+    return this.slotsFor(filter.cluster ? [filter.cluster] : undefined).flatMap(slot =>
+      types ? slot.view.findings.filter(f => types.has(f.type)) : slot.view.findings,
+    );
   }
 
-  entityObjects(_link: EntityLink): FleetObject[] {
-    return [];
+  entityObjects(link: EntityLink): FleetObject[] {
+    const found = new Set<IndexedObject>();
+    if (link.kubernetesId !== undefined) {
+      for (const slot of this.slots.values()) {
+        for (const o of slot.view.indexes.ofService(link.kubernetesId) ?? []) found.add(o);
+      }
+    }
+    if (link.labelSelector !== undefined && link.labelSelector.trim() !== '') {
+      for (const o of this.selectorMatches(link.labelSelector)) found.add(o);
+    }
+    return [...found]
+      .sort(byKey)
+      .map(o => this.toApi(o));
   }
 
   subscribe(listener: (changes: FleetIndexChange[]) => void): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
+
+  /** What an entity link reads of an object, by key; undefined when the object is gone. */
+  linkTarget(key: string): EntityLinkTarget | undefined {
+    const found = this.find(key);
+    if (!found) return undefined;
+    return this.linkTargetOf(found.object, found.slot);
+  }
+
+  /** Bumped on every change of any cluster: equal versions mean equal answers. */
+  fleetVersion(): string {
+    let version = '';
+    for (const slot of this.slots.values()) version += `${slot.version}.`;
+    return version;
+  }
+
+  /** The version of one cluster's view (changes whenever its objects or derived answers change). */
+  clusterVersion(cluster: string): number {
+    return this.slot(cluster).version;
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private slot(cluster: string): ClusterSlot {
+    const slot = this.slots.get(cluster);
+    if (!slot) throw new Error(`Flux Fleet has no cluster named '${cluster}'`);
+    return slot;
+  }
+
+  private slotsFor(clusters?: string | string[]): ClusterSlot[] {
+    if (clusters === undefined || clusters.length === 0) return [...this.slots.values()];
+    const names = Array.isArray(clusters) ? clusters : [clusters];
+    return names
+      .map(name => this.slots.get(name))
+      .filter((s): s is ClusterSlot => s !== undefined);
+  }
+
+  private find(key: string): { slot: ClusterSlot; object: IndexedObject } | undefined {
+    const slash = key.indexOf('/');
+    const slot = slash > 0 ? this.slots.get(key.slice(0, slash)) : undefined;
+    const object = slot?.view.objects.get(key);
+    return slot && object ? { slot, object } : undefined;
+  }
+
+  private toApi(o: IndexedObject): FleetObject {
+    const slot = this.slots.get(o.record.cluster)!;
+    return toFleetObject(o, slot.store, this.stalenessOf(slot));
+  }
+
+  private linkTargetOf(o: IndexedObject, slot: ClusterSlot): EntityLinkTarget {
+    return {
+      labels: o.record.labels,
+      service: o.service,
+      workloadLabels: inventoryWorkloads(o.record, slot.store.workloads).map(w => w.labels),
+    };
+  }
+
+  private selectorMatches(selector: string): IndexedObject[] {
+    const version = this.fleetVersion();
+    const cached = this.selectorCache.get(selector);
+    if (cached?.version === version) return cached.keys;
+    const matches: IndexedObject[] = [];
+    const link: EntityLink = { labelSelector: selector };
+    for (const slot of this.slots.values()) {
+      for (const o of slot.view.objects.values()) {
+        if (matchesEntityLink(this.linkTargetOf(o, slot), link)) matches.push(o);
+      }
+    }
+    if (this.selectorCache.size > 1_000) this.selectorCache.clear();
+    this.selectorCache.set(selector, { version, keys: matches });
+    return matches;
+  }
+
+  private tenantGroup(tenant: string): string | undefined {
+    for (const slot of this.slots.values()) {
+      const mapping = resolveTenantMapping(
+        this.options.tenants.filter(r => r.group),
+        slot.name,
+        slot.store.namespaces.keys(),
+      );
+      const entry = mapping.find(e => e.tenant === tenant && e.group);
+      if (entry?.group) return entry.group;
+    }
+    return undefined;
+  }
+
+  private healthOf(slot: ClusterSlot): ClusterHealth {
+    const counts: Partial<Record<FluxKind, number>> = {};
+    for (const [kind, set] of slot.view.indexes.kind.sets) {
+      counts[kind as FluxKind] = set.size;
+    }
+    const fluxVersions = [
+      ...new Set(
+        [...slot.store.controllers.values()]
+          .map(c => c.version)
+          .filter((v): v is string => v !== undefined),
+      ),
+    ].sort();
+    if (!slot.watcher && slot.remote) {
+      return {
+        ...slot.remote,
+        objectCount: slot.view.indexes.size,
+        countsByKind: counts,
+      };
+    }
+    const watch = slot.watcher?.watchHealth();
+    const connection = watch?.connection;
+    let status: ClusterStatus = connection?.status ?? 'syncing';
+    if (status === 'syncing' && slot.restoredAt !== undefined) status = 'restored';
+    const iso = (ms?: number) => (ms === undefined ? undefined : new Date(ms).toISOString());
+    return {
+      name: slot.name,
+      status,
+      synced: watch?.synced ?? false,
+      objectCount: slot.view.indexes.size,
+      countsByKind: counts,
+      ...(connection?.lastEventAt !== undefined && { lastEventAt: iso(connection.lastEventAt) }),
+      ...(watch && { lagMs: watch.lagMs + this.pendingDelay(slot) }),
+      ...(connection?.unreachableSince !== undefined && {
+        unreachableSince: iso(connection.unreachableSince),
+      }),
+      ...(connection?.lastError !== undefined && { lastError: connection.lastError }),
+      fluxVersions,
+      servedVersions: watch?.servedVersions ?? {},
+    };
+  }
+
+  /** How long changes of a cluster have been waiting for their analysis. */
+  private pendingDelay(slot: ClusterSlot): number {
+    return slot.firstStructuralAt === undefined ? 0 : Date.now() - slot.firstStructuralAt;
+  }
+
+  private stalenessOf(slot: ClusterSlot): Staleness {
+    return slot.staleSince === undefined
+      ? { stale: false }
+      : { stale: true, since: new Date(slot.staleSince).toISOString() };
+  }
+
+  private updateStaleness(slot: ClusterSlot) {
+    const health = this.healthOf(slot);
+    const stale =
+      health.status === 'unreachable' ||
+      health.status === 'unauthorized' ||
+      health.status === 'restored';
+    const was = slot.staleSince !== undefined;
+    if (stale === was) return;
+    if (stale) {
+      let since = Date.now();
+      if (health.status === 'unreachable' && health.unreachableSince) {
+        since = Date.parse(health.unreachableSince);
+      } else if (health.status === 'restored' && slot.restoredAt) {
+        since = slot.restoredAt;
+      }
+      slot.staleSince = since;
+    } else {
+      slot.staleSince = undefined;
+    }
+    // every object of the cluster changed its `stale` flag
+    slot.version++;
+    const services = new Set<string>();
+    for (const [service] of slot.view.indexes.services()) services.add(service);
+    this.emit([
+      {
+        cluster: slot.name,
+        keys: [...slot.view.objects.keys()],
+        structural: false,
+        services: [...services],
+      },
+    ]);
+  }
+
+  private checkReady() {
+    if (!this.readyResolve) return;
+    const done = [...this.slots.values()].every(slot => {
+      const h = this.healthOf(slot);
+      return h.synced || h.status !== 'syncing';
+    });
+    if (done) {
+      this.readyResolve();
+      this.readyResolve = undefined;
+    }
+  }
+
+  private onStoreChange(slot: ClusterSlot) {
+    if (this.closed) return;
+    const now = Date.now();
+    slot.lastChangeAt = now;
+    const pending = slot.store.peekChanges();
+    if (pending.structural) {
+      if (slot.structuralTimer === undefined) {
+        slot.firstStructuralAt = now;
+        this.armStructural(slot, this.options.analysis.debounceMs);
+      }
+    } else if (slot.statusTimer === undefined && slot.structuralTimer === undefined) {
+      slot.statusTimer = setTimeout(() => {
+        slot.statusTimer = undefined;
+        this.flushStatus(slot);
+      }, STATUS_BATCH_MS);
+    }
+  }
+
+  private armStructural(slot: ClusterSlot, delay: number) {
+    slot.structuralTimer = setTimeout(() => {
+      slot.structuralTimer = undefined;
+      const now = Date.now();
+      const maxDelay = slot.watcher && !slot.watcher.watchHealth().synced && !slot.restoredAt
+        ? INITIAL_SYNC_MAX_DELAY_MS
+        : this.options.analysis.maxDelayMs;
+      const quietFor = now - slot.lastChangeAt;
+      const waited = now - (slot.firstStructuralAt ?? now);
+      if (quietFor < this.options.analysis.debounceMs && waited < maxDelay) {
+        // still changing: wait for a pause, but not beyond the maximum delay
+        this.armStructural(
+          slot,
+          Math.min(this.options.analysis.debounceMs - quietFor, maxDelay - waited),
+        );
+        return;
+      }
+      this.flushStructural(slot);
+    }, Math.max(0, delay));
+  }
+
+  private flushStatus(slot: ClusterSlot) {
+    if (this.closed) return;
+    if (slot.store.peekChanges().structural) {
+      // an analysis is due anyway and re-derives every state
+      if (slot.structuralTimer === undefined) this.armStructural(slot, 0);
+      return;
+    }
+    const changes = slot.store.takeChanges();
+    const now = Date.now();
+    const view = slot.view.applyStatus(changes.statusKeys, slot.store, now);
+    for (const key of changes.eventKeys) view.keys.add(key);
+    if (view.needsAnalysis) {
+      slot.store.requestAnalysis();
+      this.armStructural(slot, 0);
+    }
+    this.publish(slot, view, false);
+  }
+
+  /** Analyses a cluster now and applies the result. */
+  private flushStructural(slot: ClusterSlot) {
+    if (this.closed) return;
+    clearTimeout(slot.structuralTimer);
+    slot.structuralTimer = undefined;
+    clearTimeout(slot.statusTimer);
+    slot.statusTimer = undefined;
+    slot.firstStructuralAt = undefined;
+    const changes = slot.store.takeChanges();
+    const now = Date.now();
+    const { store } = slot;
+    let analysis;
+    try {
+      analysis = analyseCluster({
+        cluster: slot.name,
+        controllers: [...store.controllers.values()],
+        namespaces: store.namespaces,
+        workloads: store.workloads,
+        tenantMapping: resolveTenantMapping(
+          this.options.tenants,
+          slot.name,
+          store.namespaces.keys(),
+        ),
+        objects: store.objects.values(),
+        now,
+      });
+    } catch (error) {
+      // analyseCluster never throws on odd records; a bug must still not take the index down
+      this.options.logger.error(
+        `Flux Fleet could not analyse cluster '${slot.name}': ${error}`,
+      );
+      return;
+    }
+    const view = slot.view.applyAnalysis(analysis, store, now);
+    for (const key of changes.changedKeys) view.keys.add(key);
+    for (const key of changes.eventKeys) view.keys.add(key);
+    this.publish(slot, view, true);
+  }
+
+  private publish(slot: ClusterSlot, view: ViewChanges, structural: boolean) {
+    if (view.keys.size === 0 && !structural) return;
+    slot.version++;
+    if (view.keys.size === 0) return;
+    this.emit([
+      {
+        cluster: slot.name,
+        keys: [...view.keys],
+        structural,
+        services: [...view.services],
+      },
+    ]);
+  }
+
+  private emit(changes: FleetIndexChange[]) {
+    for (const listener of this.listeners) {
+      try {
+        listener(changes);
+      } catch (error) {
+        this.options.logger.warn(`Flux Fleet index listener failed: ${error}`);
+      }
+    }
+  }
+
+  private scheduleRefresh(slot: ClusterSlot) {
+    clearTimeout(slot.refreshTimer);
+    slot.refreshTimer = setInterval(() => {
+      // time-based findings (a reconcile request left unhandled) and load from recent durations
+      if (slot.watcher?.watchHealth().synced) this.flushStructural(slot);
+    }, this.options.analysis.refreshIntervalMs);
+    slot.refreshTimer.unref?.();
+  }
+}
+
+function toSet<T extends string>(values: T[] | undefined): Set<string> | undefined {
+  return values && values.length > 0 ? new Set(values) : undefined;
+}
+
+function byKey(a: IndexedObject, b: IndexedObject): number {
+  if (a.key === b.key) return 0;
+  return a.key < b.key ? -1 : 1;
+}
+
+function sortBy<T>(items: T[], key: (item: T) => string): T[] {
+  return items.sort((a, b) => key(a).localeCompare(key(b)));
 }

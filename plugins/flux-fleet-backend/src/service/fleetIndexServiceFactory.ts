@@ -1,19 +1,59 @@
 import {
   coreServices,
   createServiceFactory,
+  createServiceRef,
 } from '@backstage/backend-plugin-api';
 import { fleetIndexServiceRef } from '@flux-fleet/plugin-flux-fleet-node';
+import type { FleetConfig } from '../config/FleetConfig';
+import { readFleetConfig } from '../config/readFleetConfig';
 import { FleetIndex } from './FleetIndex';
 
-/** Creates the root-scoped fleet index shared by the Flux Fleet plugin and the catalog module. */
+/** The fleet index with the configuration it was built from, for the plugin that fills it. */
+export interface FleetRuntime {
+  config: FleetConfig;
+  index: FleetIndex;
+}
+
+/**
+ * The writable fleet index, shared (root scope) between the Flux Fleet plugin, which fills it, and
+ * {@link fleetIndexServiceFactory}, which hands other plugins its read-only side. Internal to this package.
+ */
+export const fleetRuntimeServiceRef = createServiceRef<FleetRuntime>({
+  id: 'flux-fleet.runtime',
+  scope: 'root',
+  defaultFactory: async service =>
+    createServiceFactory({
+      service,
+      deps: {
+        config: coreServices.rootConfig,
+        logger: coreServices.rootLogger,
+        lifecycle: coreServices.rootLifecycle,
+      },
+      factory({ config, logger, lifecycle }) {
+        const pluginLogger = logger.child({ plugin: 'flux-fleet' });
+        // bad configuration stops start-up here, with a message naming the key
+        const fleetConfig = readFleetConfig(config, pluginLogger);
+        const index = new FleetIndex({
+          clusters: fleetConfig.clusters.map(c => c.name),
+          tenants: fleetConfig.tenants,
+          analysis: fleetConfig.analysis,
+          eventsPerObject: fleetConfig.watch.eventsPerObject,
+          logger: pluginLogger,
+        });
+        lifecycle.addShutdownHook(() => index.close());
+        return { config: fleetConfig, index };
+      },
+    }),
+});
+
+/**
+ * Provides `fleetIndexServiceRef`: the fleet-wide index of Flux objects, read by the Flux Fleet API and by other
+ * plugins such as the catalog module. Installed with the plugin by the package's default export.
+ */
 export const fleetIndexServiceFactory = createServiceFactory({
   service: fleetIndexServiceRef,
-  deps: { config: coreServices.rootConfig },
-  factory({ config }) {
-    const names =
-      config
-        .getOptionalConfigArray('fluxFleet.clusters')
-        ?.map(c => c.getString('name')) ?? [];
-    return new FleetIndex(names);
+  deps: { runtime: fleetRuntimeServiceRef },
+  factory({ runtime }) {
+    return runtime.index;
   },
 });

@@ -1,0 +1,55 @@
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import type { ClusterConfig, FleetConfig } from '../config/FleetConfig';
+import type { FleetIndex } from '../service/FleetIndex';
+import { ClusterClient } from './ClusterClient';
+import { ClusterWatcher } from './ClusterWatcher';
+import { createKubeConfig } from './createKubeConfig';
+
+/** A client per configured cluster; throws on configuration the cluster's KubeConfig cannot be built from. */
+export function createClusterClients(config: FleetConfig): Map<string, ClusterClient> {
+  return new Map(
+    config.clusters.map((cluster: ClusterConfig) => [
+      cluster.name,
+      new ClusterClient(
+        cluster.name,
+        createKubeConfig(cluster),
+        config.watch.requestTimeoutMs,
+      ),
+    ]),
+  );
+}
+
+/**
+ * Creates a watcher per cluster that fills the index, and starts it. `clusters` limits which clusters this
+ * process watches (the ones whose lease it holds); every cluster by default.
+ */
+export function createWatcher(
+  client: ClusterClient,
+  config: FleetConfig,
+  index: FleetIndex,
+  logger: LoggerService,
+): ClusterWatcher {
+  const cluster = client.cluster;
+  const watcher = new ClusterWatcher(
+    client,
+    index.storeOf(cluster),
+    config.watch,
+    logger.child({ cluster }),
+    () => index.connectionChanged(cluster),
+  );
+  index.attachWatcher(cluster, watcher);
+  watcher.start();
+  return watcher;
+}
+
+/** Watches every configured cluster into the index. */
+export function startWatching(
+  config: FleetConfig,
+  index: FleetIndex,
+  logger: LoggerService,
+): ClusterWatcher[] {
+  const clients = createClusterClients(config);
+  return [...clients.values()].map(client =>
+    createWatcher(client, config, index, logger),
+  );
+}

@@ -1,0 +1,179 @@
+import { z } from 'zod/v4';
+import {
+  findingsQuerySchema,
+  instancesQuerySchema,
+  objectQuerySchema,
+  shardsQuerySchema,
+} from './requestSchemas';
+import {
+  apiSchemas,
+  clusterHealthSchema,
+  entityViewSchema,
+  findingSchema,
+  fleetObjectDetailSchema,
+  fleetSummarySchema,
+  instanceSummarySchema,
+  itemsOf,
+  objectPageSchema,
+  shardSummarySchema,
+  tenantSummarySchema,
+} from './responseSchemas';
+
+type JsonSchema = Record<string, unknown>;
+
+const REF = (id: string) => `#/components/schemas/${id}`;
+
+/** A JSON schema for OpenAPI: refs to the named components, no `$schema`, extra fields allowed. */
+function jsonSchema(schema: z.ZodType): JsonSchema {
+  const { $defs: _definedInComponents, ...rest } = z.toJSONSchema(schema, {
+    metadata: apiSchemas,
+    io: 'output',
+    unrepresentable: 'any',
+  }) as JsonSchema;
+  return clean(rest);
+}
+
+/** Removes what OpenAPI readers trip over, and lets responses grow optional fields without breaking clients. */
+function clean(value: unknown): any {
+  if (Array.isArray(value)) return value.map(clean);
+  if (value && typeof value === 'object') {
+    const out: JsonSchema = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$schema' || k === '$id') continue;
+      if (k === 'additionalProperties' && v === false) continue;
+      // single-schema conversion refers to named schemas as local $defs: they are the document's components
+      out[k] =
+        k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')
+          ? REF(v.slice('#/$defs/'.length))
+          : clean(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+function queryParameters(schema: z.ZodObject) {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const described = jsonSchema(field as z.ZodType);
+    const { description, ...rest } = described;
+    return {
+      name,
+      in: 'query',
+      required: false,
+      ...(description ? { description } : {}),
+      ...(rest.type === 'array' ? { style: 'form', explode: false } : {}),
+      schema: rest,
+    };
+  });
+}
+
+function pathParameters(names: string[]) {
+  return names.map(name => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: name === 'kind' ? { $ref: REF('FluxKind') } : { type: 'string' },
+  }));
+}
+
+function ok(schema: z.ZodType, description: string) {
+  return {
+    200: {
+      description,
+      content: { 'application/json': { schema: jsonSchema(schema) } },
+    },
+    400: { $ref: '#/components/responses/Error' },
+    401: { $ref: '#/components/responses/Error' },
+  };
+}
+
+function get(summary: string, responses: object, parameters: object[] = []) {
+  return { get: { summary, parameters, responses } };
+}
+
+/** The OpenAPI 3.1 document of the Flux Fleet API, built from the same schemas that validate it. */
+export function buildOpenApiDocument(): object {
+  const { schemas } = z.toJSONSchema(apiSchemas, {
+    uri: REF,
+    io: 'output',
+    unrepresentable: 'any',
+  }) as { schemas: Record<string, JsonSchema> };
+  const notFound = { 404: { $ref: '#/components/responses/Error' } };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Flux Fleet',
+      version: '1',
+      description:
+        'Flux objects of every watched cluster with owner (instance, shard), reconcile state and tenancy boundary. Every answer comes from the fleet index in memory; no route calls a cluster. Every route requires Backstage credentials.',
+    },
+    servers: [{ url: '/api/flux-fleet' }],
+    security: [{ backstage: [] }],
+    paths: {
+      '/clusters': get(
+        'Every configured cluster with how well it is followed',
+        ok(itemsOf(clusterHealthSchema), 'the clusters'),
+      ),
+      '/summary': get('The fleet at a glance', ok(fleetSummarySchema, 'the summary')),
+      '/instances': get(
+        'Flux instances',
+        ok(itemsOf(instanceSummarySchema), 'the instances'),
+        queryParameters(instancesQuerySchema),
+      ),
+      '/shards': get(
+        'Shards with their load',
+        ok(itemsOf(shardSummarySchema), 'the shards'),
+        queryParameters(shardsQuerySchema),
+      ),
+      '/tenants': get('Tenants across the fleet', ok(itemsOf(tenantSummarySchema), 'the tenants')),
+      '/objects': get(
+        'Flux objects, filtered, sorted and paged',
+        ok(objectPageSchema, 'one page'),
+        queryParameters(objectQuerySchema),
+      ),
+      '/objects/{cluster}/{namespace}/{kind}/{name}': get(
+        'One Flux object with its dependency chain, inventory, events and findings',
+        { ...ok(fleetObjectDetailSchema, 'the object'), ...notFound },
+        pathParameters(['cluster', 'namespace', 'kind', 'name']),
+      ),
+      '/entity/{kind}/{namespace}/{name}': get(
+        "A catalog entity's Flux objects across clusters",
+        { ...ok(entityViewSchema, 'the entity view'), ...notFound },
+        pathParameters(['kind', 'namespace', 'name']),
+      ),
+      '/findings': get(
+        'Findings of the fleet analysis',
+        ok(itemsOf(findingSchema), 'the findings'),
+        queryParameters(findingsQuerySchema),
+      ),
+    },
+    components: {
+      securitySchemes: {
+        backstage: { type: 'http', scheme: 'bearer', description: 'a Backstage token' },
+      },
+      responses: {
+        Error: {
+          description: "Backstage's error body, naming the cluster and object",
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  error: {
+                    type: 'object',
+                    properties: { name: { type: 'string' }, message: { type: 'string' } },
+                  },
+                  response: {
+                    type: 'object',
+                    properties: { statusCode: { type: 'integer' } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      schemas: clean(schemas),
+    },
+  };
+}

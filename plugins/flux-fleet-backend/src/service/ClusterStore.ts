@@ -1,0 +1,399 @@
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import {
+  controllerFromDeployment,
+  FluxController,
+  FluxObjectRecord,
+  fluxObjectKey,
+  isFluxKind,
+  NamespaceRecord,
+  normalizeFluxObject,
+  normalizeNamespace,
+  normalizeWorkload,
+  ValuePool,
+  WorkloadRecord,
+} from '@flux-fleet/plugin-flux-fleet-common';
+import type {
+  ClusterSinks,
+  SupportingRole,
+} from '../cluster/ClusterWatcher';
+import type { InformerSink } from '../cluster/ResourceInformer';
+import { apiVersionOf, WatchedResource } from '../cluster/WatchedResource';
+import { readFluxEvent, StoredEvent } from './fluxEvents';
+import { classifyRecordChange, sameValue } from './recordChange';
+
+/** What changed in a cluster's store since the index last looked. */
+export interface StoreChanges {
+  /** Objects added or removed, or changed other than in status; or controllers, namespaces, workloads changed. */
+  structural: boolean;
+  /** Objects whose status changed (their state must be re-derived). */
+  statusKeys: Set<string>;
+  /** Objects added, changed or removed (every kind of change), for signals. */
+  changedKeys: Set<string>;
+  /** Objects with new events only. */
+  eventKeys: Set<string>;
+}
+
+/** Most events kept per cluster; the oldest go first. */
+const MAX_EVENTS_PER_CLUSTER = 5_000;
+
+/** At most this many malformed-object warnings per cluster and minute reach the log. */
+const WARNINGS_PER_MINUTE = 20;
+
+/**
+ * What the index knows of one cluster as read: the lean record of every Flux object, the controllers, namespaces,
+ * labelled workloads and recent events. Receives the informers' raw objects (it is their sinks), normalises them
+ * with the `-common` normalisers, and records what changed and how, for the index to re-derive. A malformed
+ * object is logged (naming the cluster and object) and skipped; it never stops the others.
+ */
+export class ClusterStore implements ClusterSinks {
+  readonly objects = new Map<string, FluxObjectRecord>();
+  /** Controller Deployments, by `namespace/name`. */
+  readonly controllers = new Map<string, FluxController>();
+  readonly namespaces = new Map<string, NamespaceRecord>();
+  /** Workloads, by inventory id. */
+  readonly workloads = new Map<string, WorkloadRecord>();
+  /** Recent events, by object key, newest first. */
+  readonly events = new Map<string, StoredEvent[]>();
+  /** Event id → object key, oldest first, to keep the cluster's events bounded. */
+  private readonly eventOrder = new Map<string, string>();
+  /** Objects that could not be read, by `kind namespace/name`, with why. */
+  readonly malformed = new Map<string, string>();
+
+  private pending: StoreChanges = emptyChanges();
+  private warnings = 0;
+  private warningsWindow = 0;
+
+  constructor(
+    readonly cluster: string,
+    private readonly pool: ValuePool,
+    private readonly logger: LoggerService,
+    private readonly eventsPerObject: number,
+    /** Called after every change; the index debounces. */
+    private readonly onChange: () => void,
+  ) {}
+
+  /** Hands over what changed since the last call and starts collecting anew. */
+  takeChanges(): StoreChanges {
+    const changes = this.pending;
+    this.pending = emptyChanges();
+    return changes;
+  }
+
+  /** What changed so far, without taking it. */
+  peekChanges(): Readonly<StoreChanges> {
+    return this.pending;
+  }
+
+  /** Asks for a full analysis with the next changes (a status change moved a finding). */
+  requestAnalysis(): void {
+    this.pending.structural = true;
+  }
+
+  /** Whether changes are waiting. */
+  get hasChanges(): boolean {
+    return (
+      this.pending.structural ||
+      this.pending.statusKeys.size > 0 ||
+      this.pending.changedKeys.size > 0 ||
+      this.pending.eventKeys.size > 0
+    );
+  }
+
+  /** Replaces everything with a restored snapshot (before the watches have listed). */
+  restore(snapshot: {
+    objects: FluxObjectRecord[];
+    controllers: FluxController[];
+    namespaces: NamespaceRecord[];
+    workloads: WorkloadRecord[];
+  }): void {
+    this.objects.clear();
+    for (const record of snapshot.objects) this.objects.set(record.key, record);
+    this.controllers.clear();
+    for (const c of snapshot.controllers) {
+      this.controllers.set(`${c.instance}/${c.name}`, c);
+    }
+    this.namespaces.clear();
+    for (const n of snapshot.namespaces) this.namespaces.set(n.name, n);
+    this.workloads.clear();
+    for (const w of snapshot.workloads) this.workloads.set(w.id, w);
+    this.markStructural();
+  }
+
+  flux(resource: WatchedResource): InformerSink {
+    const kind = resource.kind;
+    const apiVersion = apiVersionOf(resource);
+    let seen: Set<string> | undefined;
+    return {
+      listStarted: () => {
+        seen = new Set();
+      },
+      upsert: raw => {
+        const key = this.upsertFlux(raw, kind, apiVersion);
+        if (key) seen?.add(key);
+      },
+      remove: raw => {
+        const key = keyOfRaw(this.cluster, kind, raw);
+        if (key) this.removeFlux(key);
+      },
+      listFinished: () => {
+        if (!seen) return;
+        for (const [key, record] of this.objects) {
+          if (record.kind === kind && !seen.has(key)) this.removeFlux(key);
+        }
+        seen = undefined;
+      },
+    };
+  }
+
+  dropFlux(kind: string): void {
+    for (const [key, record] of this.objects) {
+      if (record.kind === kind) this.removeFlux(key);
+    }
+  }
+
+  supporting(role: SupportingRole, resource: WatchedResource): InformerSink {
+    switch (role) {
+      case 'controllers':
+        return this.keyedSink<FluxController>(
+          this.controllers,
+          raw => {
+            const result = controllerFromDeployment(this.cluster, raw);
+            // a Deployment labelled part-of=flux that is not a controller (the operator, a webhook receiver)
+            return result.controller
+              ? { value: result.controller }
+              : { ignored: true };
+          },
+          c => `${c.instance}/${c.name}`,
+          raw => metadataKey(raw),
+        );
+      case 'namespaces':
+        return this.keyedSink<NamespaceRecord>(
+          this.namespaces,
+          raw => resultOf(normalizeNamespace(this.cluster, raw, { pool: this.pool })),
+          n => n.name,
+          raw => (raw as { metadata?: { name?: string } })?.metadata?.name,
+        );
+      case 'workloads':
+        return this.keyedSink<WorkloadRecord>(
+          this.workloads,
+          raw =>
+            resultOf(
+              normalizeWorkload(this.cluster, raw, {
+                kind: resource.kind,
+                apiVersion: apiVersionOf(resource),
+                pool: this.pool,
+              }),
+            ),
+          w => w.id,
+          undefined,
+          // only the workloads of one kind are listed by this sink's informer
+          w => w.kind === resource.kind,
+        );
+      case 'events':
+      default:
+        return this.eventSink();
+    }
+  }
+
+  private upsertFlux(
+    raw: unknown,
+    kind: string,
+    apiVersion: string,
+  ): string | undefined {
+    const result = normalizeFluxObject(this.cluster, raw, {
+      kind,
+      apiVersion,
+      pool: this.pool,
+    });
+    if (!result.record) {
+      this.noteMalformed(kind, raw, result.error);
+      return undefined;
+    }
+    const record = result.record;
+    this.malformed.delete(describeRaw(kind, raw));
+    const before = this.objects.get(record.key);
+    this.objects.set(record.key, record);
+    if (!before) {
+      this.pending.structural = true;
+      this.pending.changedKeys.add(record.key);
+    } else {
+      const change = classifyRecordChange(before, record);
+      if (change === 'structural') {
+        this.pending.structural = true;
+        this.pending.changedKeys.add(record.key);
+      } else if (change === 'status') {
+        this.pending.statusKeys.add(record.key);
+        this.pending.changedKeys.add(record.key);
+      } else {
+        return record.key;
+      }
+    }
+    this.onChange();
+    return record.key;
+  }
+
+  private removeFlux(key: string) {
+    if (!this.objects.delete(key)) return;
+    this.removeEvents(key);
+    this.pending.structural = true;
+    this.pending.changedKeys.add(key);
+    this.pending.statusKeys.delete(key);
+    this.onChange();
+  }
+
+  /**
+   * A sink for supporting objects kept in a map. Any change to them is structural: controllers decide owners,
+   * namespaces tenants, workloads services.
+   */
+  private keyedSink<T>(
+    map: Map<string, T>,
+    read: (raw: unknown) => { value: T } | { ignored: true } | { error: string },
+    keyOf: (value: T) => string,
+    keyOfDeleted?: (raw: unknown) => string | undefined,
+    belongs: (value: T) => boolean = () => true,
+  ): InformerSink {
+    let seen: Set<string> | undefined;
+    const removeKey = (key: string) => {
+      if (map.delete(key)) this.markStructural();
+    };
+    return {
+      listStarted: () => {
+        seen = new Set();
+      },
+      upsert: raw => {
+        const result = read(raw);
+        if ('error' in result) {
+          this.noteMalformed('object', raw, result.error);
+          return;
+        }
+        if ('ignored' in result) return;
+        const key = keyOf(result.value);
+        seen?.add(key);
+        if (!sameValue(map.get(key), result.value)) {
+          map.set(key, result.value);
+          this.markStructural();
+        }
+      },
+      remove: raw => {
+        const result = read(raw);
+        const key =
+          'value' in result ? keyOf(result.value) : keyOfDeleted?.(raw);
+        if (key) removeKey(key);
+      },
+      listFinished: () => {
+        if (!seen) return;
+        for (const [key, value] of map) {
+          if (belongs(value) && !seen.has(key)) removeKey(key);
+        }
+        seen = undefined;
+      },
+    };
+  }
+
+  private eventSink(): InformerSink {
+    return {
+      listStarted: () => {},
+      upsert: raw => {
+        const found = readFluxEvent(this.cluster, raw, this.pool);
+        if (!found) return;
+        this.addEvent(found.objectKey, found.event);
+      },
+      remove: () => {
+        // Events expire in the cluster after an hour; the few kept per object stay as history.
+      },
+      listFinished: () => {},
+    };
+  }
+
+  private addEvent(objectKey: string, event: StoredEvent) {
+    const list = (this.events.get(objectKey) ?? []).filter(
+      e => e.id !== event.id,
+    );
+    list.push(event);
+    list.sort((a, b) => b.at - a.at);
+    for (const dropped of list.splice(this.eventsPerObject)) {
+      this.eventOrder.delete(dropped.id);
+    }
+    this.events.set(objectKey, list);
+    this.eventOrder.delete(event.id);
+    if (list.includes(event)) this.eventOrder.set(event.id, objectKey);
+    while (this.eventOrder.size > MAX_EVENTS_PER_CLUSTER) {
+      const [oldestId, oldestKey] = this.eventOrder.entries().next().value!;
+      this.eventOrder.delete(oldestId);
+      const remaining = (this.events.get(oldestKey) ?? []).filter(
+        e => e.id !== oldestId,
+      );
+      if (remaining.length) this.events.set(oldestKey, remaining);
+      else this.events.delete(oldestKey);
+    }
+    this.pending.eventKeys.add(objectKey);
+    this.onChange();
+  }
+
+  private removeEvents(objectKey: string) {
+    for (const event of this.events.get(objectKey) ?? []) {
+      this.eventOrder.delete(event.id);
+    }
+    this.events.delete(objectKey);
+  }
+
+  private markStructural() {
+    this.pending.structural = true;
+    this.onChange();
+  }
+
+  private noteMalformed(kind: string, raw: unknown, error: string) {
+    this.malformed.set(describeRaw(kind, raw), error);
+    const now = Date.now();
+    if (now - this.warningsWindow > 60_000) {
+      this.warningsWindow = now;
+      this.warnings = 0;
+    }
+    if (this.warnings++ < WARNINGS_PER_MINUTE) {
+      this.logger.warn(`Flux Fleet skips an object it cannot read: ${error}`);
+    }
+  }
+}
+
+function emptyChanges(): StoreChanges {
+  return {
+    structural: false,
+    statusKeys: new Set(),
+    changedKeys: new Set(),
+    eventKeys: new Set(),
+  };
+}
+
+function resultOf<T>(
+  result: { record: T; error?: undefined } | { record?: undefined; error: string },
+): { value: T } | { error: string } {
+  return result.record ? { value: result.record } : { error: result.error! };
+}
+
+function metadataOf(raw: unknown): { name?: unknown; namespace?: unknown } {
+  return ((raw as { metadata?: unknown })?.metadata ?? {}) as {
+    name?: unknown;
+    namespace?: unknown;
+  };
+}
+
+function metadataKey(raw: unknown): string | undefined {
+  const { name, namespace } = metadataOf(raw);
+  return typeof name === 'string' && typeof namespace === 'string'
+    ? `${namespace}/${name}`
+    : undefined;
+}
+
+/** The key of a raw Flux object of a known kind (for deletions, which need no normalising). */
+function keyOfRaw(cluster: string, kind: string, raw: unknown): string | undefined {
+  const { name, namespace } = metadataOf(raw);
+  if (!isFluxKind(kind) || typeof name !== 'string' || typeof namespace !== 'string') {
+    return undefined;
+  }
+  return fluxObjectKey(cluster, namespace, kind, name);
+}
+
+function describeRaw(kind: string, raw: unknown): string {
+  const { name, namespace } = metadataOf(raw);
+  return `${kind} ${String(namespace ?? '')}/${String(name ?? '?')}`;
+}

@@ -1,0 +1,168 @@
+import {
+  ClusterAnalysis,
+  deriveReconcileState,
+  Finding,
+  FindingType,
+  InstanceSummary,
+  reconcileNotHandledFinding,
+  ShardSummary,
+} from '@flux-fleet/plugin-flux-fleet-common';
+import type { ClusterStore } from './ClusterStore';
+import type { IndexedObject } from './IndexedObject';
+import { sameValue } from './recordChange';
+import { SecondaryIndexes } from './SecondaryIndexes';
+
+/** What one pass over a cluster changed, for subscribers and signals. */
+export interface ViewChanges {
+  keys: Set<string>;
+  /** Services of changed objects, before and after. */
+  services: Set<string>;
+  /** A status change flipped a reconcile request to unhandled (or back): the cluster needs an analysis. */
+  needsAnalysis: boolean;
+}
+
+const NO_FINDINGS: readonly FindingType[] = Object.freeze([]);
+
+/** Equal lists of finding types are one frozen array, shared by every object that has them. */
+const findingTypeLists = new Map<string, readonly FindingType[]>();
+
+function findingTypesOf(findings: readonly Finding[]): readonly FindingType[] {
+  if (findings.length === 0) return NO_FINDINGS;
+  const types = [...new Set(findings.map(f => f.type))];
+  const signature = types.join(',');
+  let shared = findingTypeLists.get(signature);
+  if (!shared) {
+    shared = Object.freeze(types);
+    findingTypeLists.set(signature, shared);
+  }
+  return shared;
+}
+
+/**
+ * The derived view of one cluster: each object with its state, owner, boundary, service and findings, the
+ * secondary indexes over them, and the cluster's findings, instances and shards from its last analysis.
+ */
+export class ClusterView {
+  readonly objects = new Map<string, IndexedObject>();
+  readonly indexes = new SecondaryIndexes();
+  findings: Finding[] = [];
+  /** Findings about each object (only objects that have some). */
+  findingsByKey = new Map<string, Finding[]>();
+  instances: InstanceSummary[] = [];
+  shards: ShardSummary[] = [];
+  analysedAt?: number;
+
+  constructor(readonly cluster: string) {}
+
+  /** Applies a full analysis of the cluster: adds, updates and removes objects. */
+  applyAnalysis(
+    analysis: ClusterAnalysis,
+    store: ClusterStore,
+    now: number,
+  ): ViewChanges {
+    const changes: ViewChanges = {
+      keys: new Set(),
+      services: new Set(),
+      needsAnalysis: false,
+    };
+    const findingsByKey = new Map<string, Finding[]>();
+    for (const [key, derived] of analysis.objects) {
+      const record = store.objects.get(key);
+      if (!record) continue;
+      if (derived.findings.length > 0) findingsByKey.set(key, derived.findings);
+      const findings = findingTypesOf(derived.findings);
+      const existing = this.objects.get(key);
+      if (!existing) {
+        const object: IndexedObject = {
+          key,
+          record,
+          state: derived.state,
+          owner: derived.owner,
+          boundary: derived.boundary,
+          service: derived.service,
+          findings,
+          updatedAt: now,
+        };
+        this.objects.set(key, object);
+        this.indexes.add(object);
+        changes.keys.add(key);
+        if (object.service !== null) changes.services.add(object.service);
+        continue;
+      }
+      const recordChanged = existing.record !== record;
+      const ownerChanged = !sameValue(existing.owner, derived.owner);
+      const boundaryChanged = !sameValue(existing.boundary, derived.boundary);
+      const stateChanged = !sameValue(existing.state, derived.state);
+      const serviceChanged = existing.service !== derived.service;
+      const findingsChanged = existing.findings !== findings;
+      if (
+        !recordChanged &&
+        !ownerChanged &&
+        !boundaryChanged &&
+        !stateChanged &&
+        !serviceChanged &&
+        !findingsChanged
+      ) {
+        continue;
+      }
+      if (existing.service !== null) changes.services.add(existing.service);
+      if (derived.service !== null) changes.services.add(derived.service);
+      this.indexes.update(existing, o => {
+        o.record = record;
+        // keep the old shared objects when equal, so equal answers stay one object
+        if (ownerChanged) o.owner = derived.owner;
+        if (boundaryChanged) o.boundary = derived.boundary;
+        if (stateChanged) o.state = derived.state;
+        o.service = derived.service;
+        o.findings = findings;
+        o.updatedAt = now;
+      });
+      changes.keys.add(key);
+    }
+    for (const [key, object] of this.objects) {
+      if (!analysis.objects.has(key) || !store.objects.has(key)) {
+        this.objects.delete(key);
+        this.indexes.remove(object);
+        changes.keys.add(key);
+        if (object.service !== null) changes.services.add(object.service);
+      }
+    }
+    this.findings = analysis.findings;
+    this.findingsByKey = findingsByKey;
+    this.instances = analysis.instances;
+    this.shards = analysis.shards;
+    this.analysedAt = now;
+    return changes;
+  }
+
+  /**
+   * Re-derives the state of objects whose status alone changed (rules §2 depends on the record only). When a
+   * reconcile request becomes unhandled, or handled, the cluster's findings change: that asks for an analysis.
+   */
+  applyStatus(keys: Iterable<string>, store: ClusterStore, now: number): ViewChanges {
+    const changes: ViewChanges = {
+      keys: new Set(),
+      services: new Set(),
+      needsAnalysis: false,
+    };
+    for (const key of keys) {
+      const object = this.objects.get(key);
+      const record = store.objects.get(key);
+      // new objects arrive with the next analysis, which a structural change has scheduled
+      if (!object || !record) continue;
+      const state = deriveReconcileState(record, now);
+      const unhandled = reconcileNotHandledFinding(record, state, now) !== undefined;
+      if (unhandled !== object.findings.includes('reconcile-not-handled')) {
+        changes.needsAnalysis = true;
+      }
+      this.indexes.update(object, o => {
+        o.record = record;
+        if (!sameValue(o.state, state)) o.state = state;
+        o.updatedAt = now;
+      });
+      changes.keys.add(key);
+      if (object.service !== null) changes.services.add(object.service);
+    }
+    return changes;
+  }
+}
