@@ -1,1 +1,19 @@
-export {};
+/**
+ * A Kubernetes API server that serves simulated Flux fleets, with a deterministic fleet generator and the ground
+ * truth of what it generated (docs/rules.md).
+ *
+ * @packageDocumentation
+ */
+export { startFleetSim, generateFleet } from './fleetSim';
+export type { FleetSim, SimCluster } from './fleetSim';
+export { PRESETS, resolveOptions } from './options';
+export type { FleetSimOptions } from './options';
+export type { Faults } from './sim/faults';
+export type {
+  GroundTruth,
+  TruthFinding,
+  TruthMalformed,
+  TruthObject,
+  OwnerStatus,
+  Enforcement,
+} from './truth/groundTruth';

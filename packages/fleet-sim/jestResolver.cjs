@@ -1,0 +1,14 @@
+/*
+ * @kubernetes-models/* publish ESM only, with an `exports` map that has no `require` condition, so Jest's
+ * CommonJS resolver cannot find them. Resolve those packages with the `import` condition; Backstage's SWC
+ * transform then compiles them like any other module. Everything else resolves as usual.
+ */
+module.exports = (request, options) => {
+  if (request.startsWith('@kubernetes-models/')) {
+    return options.defaultResolver(request, {
+      ...options,
+      conditions: ['import', 'default'],
+    });
+  }
+  return options.defaultResolver(request, options);
+};

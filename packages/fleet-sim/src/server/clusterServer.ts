@@ -1,0 +1,369 @@
+/**
+ * The HTTP(S) server of one simulated cluster: bearer-token authentication (an admin and a read-only user),
+ * faults (down, hang, latency, throttling), discovery, and the resource verbs. One listening port per cluster.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { Socket } from 'node:net';
+import { ApiError, methodNotAllowed, qualifiedResource } from '../api/apiError';
+import { wantsTable, tableVersion, type IncludeObject } from '../api/table';
+import type { SimulatedCluster } from '../sim/simulatedCluster';
+import { setMalformed } from '../sim/malformed';
+import type { Faults } from '../sim/faults';
+import { coreVersions, groupList, groupOne, resourceList, versionDocument } from './discovery';
+import { mediaType, parseBody, readBody, sendError, sendJson } from './httpBasics';
+import { openApiDocument, openApiIndex } from './openapi';
+import * as verbs from './resourceRequests';
+import { startWatch, type OpenWatch } from './watch';
+
+/** A user of the simulated API server. */
+interface User {
+  name: string;
+  admin: boolean;
+  anonymous?: boolean;
+}
+
+const READ_VERBS = new Set(['get', 'list', 'watch']);
+
+/** TLS material for HTTPS clusters. */
+export interface TlsMaterial {
+  key: string;
+  cert: string;
+  ca: string;
+}
+
+/** Options of a cluster server. */
+export interface ClusterServerOptions {
+  host: string;
+  port: number;
+  bookmarkIntervalMs: number;
+  tls?: TlsMaterial;
+}
+
+/** The Kubernetes verb of a request. */
+function verbOf(method: string, named: boolean, watching: boolean): string | undefined {
+  switch (method) {
+    case 'GET':
+      if (named) return 'get';
+      return watching ? 'watch' : 'list';
+    case 'POST':
+      return named ? undefined : 'create';
+    case 'PUT':
+      return named ? 'update' : undefined;
+    case 'PATCH':
+      return named ? 'patch' : undefined;
+    case 'DELETE':
+      return named ? 'delete' : 'deletecollection';
+    default:
+      return undefined;
+  }
+}
+
+function notFoundPath(): ApiError {
+  return new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+}
+
+/** Serves one simulated cluster. */
+export class ClusterServer {
+  private server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly watches = new Set<OpenWatch>();
+  private port: number;
+  private listening = false;
+
+  constructor(
+    readonly cluster: SimulatedCluster,
+    private readonly options: ClusterServerOptions,
+  ) {
+    this.port = options.port;
+    this.server = this.createServer();
+  }
+
+  private createServer(): Server {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      this.handle(req, res).catch(error => sendError(res, error));
+    };
+    const server = this.options.tls
+      ? createHttpsServer({ key: this.options.tls.key, cert: this.options.tls.cert }, handler)
+      : createHttpServer(handler);
+    server.keepAliveTimeout = 65_000;
+    server.on('connection', socket => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    server.on('secureConnection', socket => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    return server;
+  }
+
+  /** The URL clients use. */
+  get url(): string {
+    return `${this.options.tls ? 'https' : 'http'}://${this.options.host}:${this.port}`;
+  }
+
+  async listen(): Promise<void> {
+    if (this.listening) return;
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: Error) => reject(error);
+      this.server.once('error', onError);
+      this.server.listen(this.port, this.options.host, () => {
+        this.server.off('error', onError);
+        const address = this.server.address();
+        if (address && typeof address === 'object') this.port = address.port;
+        resolve();
+      });
+    });
+    this.listening = true;
+  }
+
+  /** Stops listening and drops every connection (used by `down` and on close). */
+  async stop(): Promise<void> {
+    for (const watch of [...this.watches]) watch.close();
+    if (!this.listening) return;
+    this.listening = false;
+    const closed = new Promise<void>(resolve => this.server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+    this.server = this.createServer();
+  }
+
+  /** Applies a fault change. */
+  async applyFaults(change: Partial<Faults>): Promise<void> {
+    const faults = this.cluster.faults;
+    Object.assign(faults, change);
+    if (change.expireWatches) for (const watch of [...this.watches]) watch.expire();
+    if (change.malformed !== undefined) setMalformed(this.cluster, change.malformed);
+    if (change.down === true) await this.stop();
+    if (change.down === false) await this.listen();
+  }
+
+  private authenticate(req: IncomingMessage): User | undefined {
+    const header = req.headers.authorization;
+    if (header === undefined && !this.options.tls) {
+      // client-go (kubectl) never sends credentials over plain HTTP (kubernetes/kubectl#744): let such requests
+      // read, never write, so that `kubectl get` works against an HTTP fleet.
+      return { name: 'system:anonymous', admin: false, anonymous: true };
+    }
+    const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+    if (!m) return undefined;
+    if (m[1] === this.cluster.adminToken) return { name: 'flux-fleet-admin', admin: true };
+    if (m[1] === this.cluster.readOnlyToken) return { name: 'flux-fleet-readonly', admin: false };
+    return undefined;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { faults } = this.cluster;
+    if (faults.hang) return; // accepted, never answered
+    if (faults.latencyMs > 0) await new Promise(r => setTimeout(r, faults.latencyMs));
+    const url = new URL(req.url ?? '/', 'http://simulated');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+
+    if (path === '/healthz' || path === '/livez' || path === '/readyz') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end('ok');
+      return;
+    }
+    if (faults.throttleRatio > 0 && Math.random() < faults.throttleRatio) {
+      const retry = faults.retryAfterSeconds;
+      res.setHeader('Retry-After', String(retry));
+      sendJson(
+        res,
+        429,
+        new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', {
+          retryAfterSeconds: retry,
+        }).toStatus(),
+      );
+      return;
+    }
+    if (path === '/version') {
+      sendJson(res, 200, versionDocument(this.cluster.kubernetesVersion, this.cluster.gitCommit));
+      return;
+    }
+    const user = this.authenticate(req);
+    if (!user) {
+      sendJson(res, 401, new ApiError(401, 'Unauthorized', 'Unauthorized').toStatus());
+      return;
+    }
+    const { served } = this.cluster;
+    const segments = path.split('/').filter(Boolean);
+
+    // Discovery.
+    if (req.method === 'GET') {
+      if (path === '/api') {
+        sendJson(res, 200, coreVersions(`${this.options.host}:${this.port}`));
+        return;
+      }
+      if (path === '/apis') {
+        sendJson(res, 200, groupList(served));
+        return;
+      }
+      if (segments[0] === 'api' && segments.length === 2) {
+        const doc = resourceList(served, '', segments[1]);
+        if (!doc) throw notFoundPath();
+        sendJson(res, 200, doc);
+        return;
+      }
+      if (segments[0] === 'apis' && segments.length === 2) {
+        const doc = groupOne(served, segments[1]);
+        if (!doc) throw notFoundPath();
+        sendJson(res, 200, doc);
+        return;
+      }
+      if (path === '/openapi/v3') {
+        sendJson(res, 200, openApiIndex(served));
+        return;
+      }
+      if (segments[0] === 'openapi' && segments[1] === 'v3') {
+        const [group, version] =
+          segments[2] === 'api' ? ['', segments[3]] : [segments[3], segments[4]];
+        const doc =
+          segments.length === (segments[2] === 'api' ? 4 : 5)
+            ? openApiDocument(served, group, version, this.cluster.kubernetesVersion)
+            : undefined;
+        if (!doc) throw notFoundPath();
+        sendJson(res, 200, doc);
+        return;
+      }
+      if (segments[0] === 'apis' && segments.length === 3) {
+        const doc = resourceList(served, segments[1], segments[2]);
+        if (!doc) throw notFoundPath();
+        sendJson(res, 200, doc);
+        return;
+      }
+    }
+    if (
+      req.method === 'POST' &&
+      path === '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews'
+    ) {
+      const review = parseBody(await readBody(req), req.headers['content-type']);
+      const verb = review?.spec?.resourceAttributes?.verb ?? review?.spec?.nonResourceAttributes?.verb;
+      const allowed = user.admin || READ_VERBS.has(verb);
+      sendJson(res, 201, {
+        kind: 'SelfSubjectAccessReview',
+        apiVersion: 'authorization.k8s.io/v1',
+        metadata: { creationTimestamp: null },
+        spec: review?.spec ?? {},
+        status: { allowed, ...(allowed ? {} : { reason: `${user.name} may only get, list and watch` }) },
+      });
+      return;
+    }
+
+    // Resources.
+    let group: string;
+    let version: string;
+    let rest: string[];
+    if (segments[0] === 'api' && segments[1] === 'v1') {
+      group = '';
+      version = 'v1';
+      rest = segments.slice(2);
+    } else if (segments[0] === 'apis' && segments.length >= 4) {
+      group = segments[1];
+      version = segments[2];
+      rest = segments.slice(3);
+    } else {
+      throw notFoundPath();
+    }
+    let namespace: string | undefined;
+    let plural: string;
+    let name: string | undefined;
+    let subresource: string | undefined;
+    if (rest[0] === 'namespaces' && rest.length >= 3 && this.cluster.resolve(group, version, rest[2])) {
+      namespace = decodeURIComponent(rest[1]);
+      plural = rest[2];
+      name = rest[3] !== undefined ? decodeURIComponent(rest[3]) : undefined;
+      subresource = rest[4];
+    } else {
+      plural = rest[0];
+      name = rest[1] !== undefined ? decodeURIComponent(rest[1]) : undefined;
+      subresource = rest[2];
+    }
+    const resolved = this.cluster.resolve(group, version, plural);
+    if (!resolved) throw notFoundPath();
+    const { type } = resolved.served;
+    if ((namespace !== undefined && !type.namespaced) || (subresource !== undefined && subresource !== 'status') || (subresource === 'status' && !type.statusSubresource)) {
+      throw notFoundPath();
+    }
+    const target: verbs.Target = { type, version: resolved.version, namespace, name, subresource };
+    const query = url.searchParams;
+    const watching = query.get('watch') === 'true' || query.get('watch') === '1';
+    const verb = verbOf(req.method ?? 'GET', name !== undefined, watching);
+    if (!verb) throw methodNotAllowed();
+    if (!user.admin && !READ_VERBS.has(verb)) {
+      const where = namespace ? ` in the namespace "${namespace}"` : ' at the cluster scope';
+      const resource = subresource ? `${plural}/${subresource}` : plural;
+      throw new ApiError(
+        403,
+        'Forbidden',
+        `${qualifiedResource(type)}${name ? ` "${name}"` : ''} is forbidden: User "${user.name}" cannot ${verb} resource "${resource}" in API group "${group}"${where}${
+          user.anonymous
+            ? ' (no credentials were sent: kubectl sends none over plain HTTP; start fleet-sim with --tls to use the admin context)'
+            : ''
+        }`,
+        { name, group: group || undefined, kind: plural },
+      );
+    }
+    const accept = req.headers.accept;
+    const table = wantsTable(accept)
+      ? {
+          apiVersion: tableVersion(accept!),
+          include: ((query.get('includeObject') as IncludeObject | null) ?? 'Metadata'),
+        }
+      : undefined;
+
+    let answer: verbs.Answer;
+    switch (verb) {
+      case 'get':
+        answer = verbs.get(this.cluster, target, table);
+        break;
+      case 'list':
+        answer = verbs.list(this.cluster, target, query, table);
+        break;
+      case 'watch': {
+        const { labels, fields } = verbs.parseSelectors(query, type.kind);
+        const timeout = query.get('timeoutSeconds');
+        startWatch(
+          this.cluster,
+          {
+            type,
+            version: resolved.version,
+            namespace,
+            labels,
+            fields,
+            resourceVersion: query.get('resourceVersion') ?? undefined,
+            allowBookmarks: query.get('allowWatchBookmarks') === 'true',
+            timeoutSeconds: timeout ? Number(timeout) : undefined,
+            sendInitialEvents: query.get('sendInitialEvents') === 'true',
+            table,
+          },
+          req,
+          res,
+          { bookmarkIntervalMs: this.options.bookmarkIntervalMs, registry: this.watches },
+        );
+        return;
+      }
+      case 'create':
+        answer = verbs.create(this.cluster, target, parseBody(await readBody(req), req.headers['content-type']), query);
+        break;
+      case 'update':
+        answer = verbs.update(this.cluster, target, parseBody(await readBody(req), req.headers['content-type']), query);
+        break;
+      case 'patch':
+        answer = verbs.patch(
+          this.cluster,
+          target,
+          mediaType(req.headers['content-type']),
+          parseBody(await readBody(req), req.headers['content-type']),
+          query,
+        );
+        break;
+      case 'delete':
+        answer = verbs.remove(this.cluster, target, query);
+        break;
+      default:
+        throw methodNotAllowed();
+    }
+    sendJson(res, answer.status, answer.body, answer.contentType);
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * Churn: reconciliations that change conditions, revisions and times, as a live fleet does. Only plain
+ * generated objects churn (no deliberate problem, owned by a running controller, not suspended), so that the
+ * problems stay in place; the truth follows because records are re-read after each change.
+ */
+import { randomBytes } from 'node:crypto';
+import { conditionsFor, typicalFailure, type ConditionDetail } from '../fleet/conditions';
+import type { FluxObjectRecord, ReconcileStateName } from '../fleet/model';
+import type { SimulatedCluster } from './simulatedCluster';
+
+const CHURN_KINDS = new Set([
+  'GitRepository',
+  'OCIRepository',
+  'HelmRepository',
+  'Bucket',
+  'Kustomization',
+  'HelmRelease',
+]);
+
+function now(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A new revision in the format of an old one (`main@sha1:<hex>`, `<tag>@sha256:<hex>`, `sha256:<hex>`). */
+export function nextRevision(previous: string | undefined): string {
+  if (!previous) return `main@sha1:${randomBytes(20).toString('hex')}`;
+  return previous.replace(/([0-9a-f]{40,64})$/, hex =>
+    randomBytes(hex.length / 2).toString('hex'),
+  );
+}
+
+function nextPatch(version: string): string {
+  return version.replace(/(\d+)$/, patch => String(Number(patch) + 1));
+}
+
+/** Picks the next state of a churnable object. */
+function nextState(current: ReconcileStateName, draw: number): ReconcileStateName {
+  switch (current) {
+    case 'ready':
+      if (draw < 0.8) return 'ready';
+      return draw < 0.9 ? 'failed' : 'progressing';
+    case 'failed':
+      return draw < 0.7 ? 'ready' : 'failed';
+    default:
+      return 'ready';
+  }
+}
+
+/** Applies one reconciliation outcome to an object; returns the event its controller would emit. */
+export function applyOutcome(
+  object: any,
+  state: ReconcileStateName,
+  draw: number,
+): { type: 'Normal' | 'Warning'; reason: string; message: string } {
+  const kind: string = object.kind;
+  const status = object.status ?? (object.status = {});
+  const generation = object.metadata.generation ?? 1;
+  const time = now();
+  const namespace = object.metadata.namespace;
+  const name = object.metadata.name;
+  const detail: ConditionDetail = {};
+
+  if (kind === 'Kustomization') {
+    const revision = nextRevision(status.lastAttemptedRevision ?? status.lastAppliedRevision);
+    status.lastAttemptedRevision = revision;
+    if (state === 'ready') status.lastAppliedRevision = revision;
+    detail.revision = state === 'ready' ? revision : status.lastAppliedRevision;
+    const history = Array.isArray(status.history) ? status.history : undefined;
+    if (history?.[0]) {
+      history[0].lastReconciled = time;
+      history[0].totalReconciliations = (history[0].totalReconciliations ?? 0) + 1;
+      history[0].lastReconciledStatus = state === 'ready' ? 'ReconciliationSucceeded' : 'ReconciliationFailed';
+      history[0].metadata = { revision };
+    }
+  } else if (kind === 'HelmRelease') {
+    const history: any[] = Array.isArray(status.history) ? status.history : (status.history = []);
+    const latest = history[0] ?? { chartName: name, chartVersion: '1.0.0', version: 0 };
+    const version = nextPatch(String(latest.chartVersion ?? '1.0.0'));
+    status.lastAttemptedRevision = version;
+    if (state === 'ready') {
+      history.unshift({
+        ...latest,
+        version: (latest.version ?? 0) + 1,
+        status: 'deployed',
+        chartVersion: version,
+        appVersion: version,
+        lastDeployed: time,
+        digest: `sha256:${randomBytes(32).toString('hex')}`,
+      });
+      if (history[1]) history[1].status = 'superseded';
+      history.splice(5);
+      status.lastAttemptedReleaseAction = 'upgrade';
+      delete status.failures;
+      delete status.upgradeFailures;
+      detail.readyReason = 'UpgradeSucceeded';
+      detail.readyMessage = `Helm upgrade succeeded for release ${namespace}/${name}.v${(latest.version ?? 0) + 1} with chart ${latest.chartName}@${version}`;
+    } else {
+      status.failures = (status.failures ?? 0) + 1;
+      status.upgradeFailures = (status.upgradeFailures ?? 0) + 1;
+    }
+    detail.revision = version;
+    Object.assign(
+      detail,
+      state === 'failed'
+        ? typicalFailure('HelmRelease', 0, { namespace, name, chart: latest.chartName, version })
+        : {},
+    );
+  } else {
+    const artifact = status.artifact;
+    const revision = nextRevision(artifact?.revision);
+    if (state === 'ready' && artifact) {
+      artifact.revision = revision;
+      artifact.digest = `sha256:${randomBytes(32).toString('hex')}`;
+      artifact.lastUpdateTime = time;
+    }
+    detail.revision = state === 'ready' ? revision : artifact?.revision;
+  }
+  if (state === 'failed' && kind !== 'HelmRelease') {
+    Object.assign(
+      detail,
+      typicalFailure(kind, Math.floor(draw * 10), {
+        namespace,
+        name,
+        url: object.spec?.url,
+        workload: name,
+      }),
+    );
+  }
+  status.conditions = conditionsFor(kind, state, detail, status.observedGeneration ?? generation, time);
+  if (state === 'ready') {
+    const ready = status.conditions[0];
+    return { type: 'Normal', reason: ready.reason, message: ready.message };
+  }
+  if (state === 'failed') {
+    return { type: 'Warning', reason: detail.reason!, message: detail.message! };
+  }
+  return { type: 'Normal', reason: 'Progressing', message: status.conditions[1].message };
+}
+
+/** Churns one cluster: picks a plain object and reconciles it to a new outcome. */
+export class ClusterChurn {
+  private keys: string[] | undefined;
+
+  constructor(private readonly cluster: SimulatedCluster) {}
+
+  private candidates(): string[] {
+    if (!this.keys) {
+      this.keys = [];
+      for (const [key, record] of this.cluster.records) {
+        if (record.churnable && CHURN_KINDS.has(record.kind)) this.keys.push(key);
+      }
+    }
+    return this.keys;
+  }
+
+  private usable(record: FluxObjectRecord | undefined): record is FluxObjectRecord {
+    return (
+      record !== undefined &&
+      record.churnable === true &&
+      !record.suspended &&
+      record.placement.status === 'ok' &&
+      (record.placement.controllers[0]?.replicas ?? 1) > 0 &&
+      (record.state === 'ready' || record.state === 'failed' || record.state === 'progressing')
+    );
+  }
+
+  /** One reconciliation; returns false when no object could churn. */
+  step(): boolean {
+    const keys = this.candidates();
+    for (let attempt = 0; attempt < 20 && keys.length > 0; attempt++) {
+      const key = keys[Math.floor(Math.random() * keys.length)];
+      const record = this.cluster.records.get(key);
+      if (!this.usable(record)) continue;
+      const object = this.cluster.read(record.kind, record.namespace, record.name);
+      if (!object || object.metadata.deletionTimestamp) continue;
+      const draw = Math.random();
+      const state = nextState(record.state, draw);
+      const event = applyOutcome(object, state, Math.random());
+      this.cluster.writeFlux(record.kind, object);
+      if (event.type === 'Warning' || Math.random() < 0.2) this.cluster.emitEvent(object, event);
+      return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * The objects of one simulated cluster, stored compactly: each object is serialised once to a JSON buffer
+ * (without `apiVersion` and `kind`, which depend on the version it is read at) and that buffer is reused by
+ * every get, list and watch. One monotonic resourceVersion per cluster, and a bounded log of recent changes
+ * from which watches resume; a watch that starts before the log answers 410 Gone.
+ */
+import { resourceKey, type ResourceType } from '../api/resourceTypes';
+import { compareStrings } from '../ordering';
+
+/** One stored object. Immutable: a change stores a new one. */
+export interface StoredObject {
+  readonly namespace: string;
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>> | undefined;
+  readonly resourceVersion: number;
+  /** The object's JSON without `apiVersion` and `kind`: `{"metadata":...}`. */
+  readonly body: Buffer;
+}
+
+/** A change, as watches see it. */
+export interface StoreEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  resource: ResourceType;
+  object: StoredObject;
+  /** The object before a MODIFIED change (a watch with a selector turns label changes into ADDED/DELETED). */
+  previous?: StoredObject;
+}
+
+/** The key of an object in its table: `namespace/name` sorts like etcd keys do. */
+export function objectKey(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}
+
+/** The objects of one resource type. */
+export class ResourceTable {
+  readonly objects = new Map<string, StoredObject>();
+  private sortedKeys: string[] | undefined;
+
+  constructor(readonly type: ResourceType) {}
+
+  /** Keys in etcd order (namespace, then name). */
+  keys(): string[] {
+    if (!this.sortedKeys) {
+      this.sortedKeys = [...this.objects.keys()].sort(compareStrings);
+    }
+    return this.sortedKeys;
+  }
+
+  set(key: string, object: StoredObject): void {
+    if (!this.objects.has(key)) this.sortedKeys = undefined;
+    this.objects.set(key, object);
+  }
+
+  delete(key: string): void {
+    if (this.objects.delete(key)) this.sortedKeys = undefined;
+  }
+}
+
+/** Parses a stored object back into a plain object (with `apiVersion` and `kind` when given). */
+export function parseStored(
+  object: StoredObject,
+  apiVersion?: string,
+  kind?: string,
+): any {
+  const parsed = JSON.parse(object.body.toString('utf8'));
+  if (apiVersion === undefined) return parsed;
+  return { apiVersion, kind, ...parsed };
+}
+
+/** Serialises an object for the wire at a version: `{"apiVersion":…,"kind":…,` + the stored body. */
+export function objectJson(object: StoredObject, apiVersion: string, kind: string): Buffer {
+  const prefix = `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)}`;
+  if (object.body.length <= 2) return Buffer.from(`${prefix}}`);
+  return Buffer.concat([Buffer.from(`${prefix},`), object.body.subarray(1)]);
+}
+
+/** The objects of one simulated cluster. */
+export class ClusterStore {
+  private rv = 0;
+  private readonly tables = new Map<string, ResourceTable>();
+  private readonly log: Array<StoreEvent | undefined>;
+  private logStart = 0;
+  private logLength = 0;
+  /** Watches may resume from this resourceVersion or later; older ones get 410 Gone. */
+  private compactedRv = 0;
+  private loaded = false;
+  private readonly listeners = new Set<(event: StoreEvent) => void>();
+
+  constructor(readonly watchWindow: number) {
+    this.log = new Array(Math.max(1, watchWindow));
+  }
+
+  /** The current resourceVersion of the cluster. */
+  get resourceVersion(): number {
+    return this.rv;
+  }
+
+  /** The oldest resourceVersion a watch may start from. */
+  get oldestWatchableVersion(): number {
+    return this.compactedRv;
+  }
+
+  table(type: ResourceType): ResourceTable {
+    const key = resourceKey(type);
+    let table = this.tables.get(key);
+    if (!table) {
+      table = new ResourceTable(type);
+      this.tables.set(key, table);
+    }
+    return table;
+  }
+
+  get(type: ResourceType, namespace: string, name: string): StoredObject | undefined {
+    return this.tables.get(resourceKey(type))?.objects.get(objectKey(namespace, name));
+  }
+
+  /** Every table that holds objects. */
+  allTables(): ResourceTable[] {
+    return [...this.tables.values()];
+  }
+
+  /** How many objects the cluster holds, per kind. */
+  counts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const table of this.tables.values()) {
+      if (table.objects.size > 0) counts[table.type.kind] = table.objects.size;
+    }
+    return counts;
+  }
+
+  private serialise(object: any, rv: number): StoredObject {
+    const { apiVersion: _a, kind: _k, ...rest } = object;
+    rest.metadata = { ...(rest.metadata ?? {}), resourceVersion: String(rv) };
+    return {
+      namespace: rest.metadata.namespace ?? '',
+      name: rest.metadata.name,
+      labels: rest.metadata.labels,
+      resourceVersion: rv,
+      body: Buffer.from(JSON.stringify(rest)),
+    };
+  }
+
+  /**
+   * Stores an object (created or replaced) under a new resourceVersion and tells watches. `object` is copied
+   * into the buffer and not kept.
+   */
+  put(type: ResourceType, object: any): StoredObject {
+    const table = this.table(type);
+    const namespace = type.namespaced ? object.metadata?.namespace ?? '' : '';
+    const key = objectKey(namespace, object.metadata.name);
+    const previous = table.objects.get(key);
+    const stored = this.serialise(object, ++this.rv);
+    table.set(key, stored);
+    this.record(
+      previous
+        ? { type: 'MODIFIED', resource: type, object: stored, previous }
+        : { type: 'ADDED', resource: type, object: stored },
+    );
+    return stored;
+  }
+
+  /** Removes an object; watches see it with a new resourceVersion. */
+  remove(type: ResourceType, namespace: string, name: string): StoredObject | undefined {
+    const table = this.table(type);
+    const key = objectKey(namespace, name);
+    const existing = table.objects.get(key);
+    if (!existing) return undefined;
+    table.delete(key);
+    const parsed = JSON.parse(existing.body.toString('utf8'));
+    const gone = this.serialise(parsed, ++this.rv);
+    this.record({ type: 'DELETED', resource: type, object: gone });
+    return gone;
+  }
+
+  /**
+   * Ends the initial load: changes made so far are history no watch can replay (as after an etcd compaction),
+   * and the change log starts here.
+   */
+  markLoaded(): void {
+    this.compactedRv = this.rv;
+    this.loaded = true;
+    this.logStart = 0;
+    this.logLength = 0;
+  }
+
+  private record(event: StoreEvent): void {
+    if (this.loaded) {
+      const capacity = this.log.length;
+      if (this.logLength === capacity) {
+        const dropped = this.log[this.logStart]!;
+        this.compactedRv = dropped.object.resourceVersion;
+        this.log[this.logStart] = event;
+        this.logStart = (this.logStart + 1) % capacity;
+      } else {
+        this.log[(this.logStart + this.logLength) % capacity] = event;
+        this.logLength++;
+      }
+    }
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /** Changes after a resourceVersion, oldest first; undefined when that version is older than the log. */
+  changesSince(rv: number): StoreEvent[] | undefined {
+    if (rv < this.compactedRv) return undefined;
+    const out: StoreEvent[] = [];
+    const capacity = this.log.length;
+    for (let i = 0; i < this.logLength; i++) {
+      const event = this.log[(this.logStart + i) % capacity]!;
+      if (event.object.resourceVersion > rv) out.push(event);
+    }
+    return out;
+  }
+
+  /** Calls the listener for every later change; returns the unsubscribe function. */
+  subscribe(listener: (event: StoreEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

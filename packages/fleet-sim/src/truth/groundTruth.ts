@@ -1,0 +1,353 @@
+/**
+ * The ground truth of a simulated fleet, computed from the simulator's records of what it built (placement,
+ * state, tenant, service account, references), following docs/rules.md. It never parses served objects and
+ * never imports the plugin's code: a plugin derivation that disagrees with it is a finding for one of the two.
+ */
+import type {
+  ControllerSpec,
+  FluxObjectRecord,
+  MalformedRecord,
+  ObjectRef,
+} from '../fleet/model';
+import { recordKey } from '../fleet/model';
+import { byFields } from '../ordering';
+
+/** Owner status (rules §4). */
+export type OwnerStatus = 'ok' | 'orphan' | 'contested';
+/** Boundary enforcement (rules §5). */
+export type Enforcement = 'none' | 'partial' | 'enforced';
+
+/** One Flux object in the truth. */
+export interface TruthObject {
+  cluster: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  /** The owning instance (its namespace); null for orphans, contested objects, and operator kinds outside an instance. */
+  instance: string | null;
+  shard: string | null;
+  owner: OwnerStatus;
+  state: string;
+  tenant: string | null;
+  /** Effective service account (Kustomization and HelmRelease only; null otherwise). */
+  serviceAccount: string | null;
+  boundary: Enforcement;
+  /** The service (`backstage.io/kubernetes-id`) the object belongs to, or null. */
+  service: string | null;
+}
+
+/** One object-level finding (rules §8). */
+export interface TruthFinding {
+  type: string;
+  cluster: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+/** A malformed object injected by the `malformed` fault, listed apart from `objects`. */
+export interface TruthMalformed {
+  cluster: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  defect: string;
+}
+
+/** The ground truth of a fleet (`truth()`, `--truth FILE`, `GET /truth`). */
+export interface GroundTruth {
+  clusters: Array<{ name: string; server: string; fluxVersion: string }>;
+  objects: TruthObject[];
+  findings: TruthFinding[];
+  malformed: TruthMalformed[];
+}
+
+/** Kinds whose apply runs under an effective service account (rules §5). */
+const IMPERSONATING = new Set(['Kustomization', 'HelmRelease']);
+/** Kinds reconciled by the Flux Operator, and ExternalArtifact: never orphan or contested (rules §4). */
+const OPERATOR_KINDS = new Set([
+  'FluxInstance',
+  'FluxReport',
+  'ResourceSet',
+  'ResourceSetInputProvider',
+  'ExternalArtifact',
+]);
+
+/** How long a reconcile request may stay unhandled before it is a finding (rules §2). */
+export const RECONCILE_NOT_HANDLED_AFTER_MS = 5 * 60 * 1000;
+
+const LEVEL: Record<Enforcement, number> = { none: 0, partial: 1, enforced: 2 };
+
+function enforcementOf(
+  kind: string,
+  lockdown: boolean,
+  serviceAccount: string | null,
+): Enforcement {
+  if (!IMPERSONATING.has(kind)) return lockdown ? 'enforced' : 'none';
+  if (lockdown && serviceAccount !== null) return 'enforced';
+  if (lockdown || serviceAccount !== null) return 'partial';
+  return 'none';
+}
+
+interface Boundary {
+  serviceAccount: string | null;
+  enforcement: Enforcement;
+}
+
+function boundaryUnder(
+  record: FluxObjectRecord,
+  controller: ControllerSpec | undefined,
+): Boundary {
+  const impersonating = IMPERSONATING.has(record.kind);
+  const serviceAccount = impersonating
+    ? record.serviceAccountName ?? controller?.defaultServiceAccount ?? null
+    : null;
+  const lockdown = controller?.noCrossNamespaceRefs ?? false;
+  return {
+    serviceAccount,
+    enforcement: enforcementOf(record.kind, lockdown, serviceAccount),
+  };
+}
+
+/** The boundary of an object (rules §5): contested objects get the weakest over their candidates. */
+function boundaryOf(record: FluxObjectRecord): Boundary {
+  const { placement } = record;
+  if (OPERATOR_KINDS.has(record.kind) || placement.status === 'orphan') {
+    return boundaryUnder(record, undefined);
+  }
+  if (placement.status === 'ok') {
+    return boundaryUnder(record, placement.controllers[0]);
+  }
+  const candidates = [...placement.controllers].sort(byFields<ControllerSpec>('instance', 'shard'));
+  let weakest: Boundary | undefined;
+  for (const candidate of candidates) {
+    const boundary = boundaryUnder(record, candidate);
+    if (!weakest || LEVEL[boundary.enforcement] < LEVEL[weakest.enforcement]) {
+      weakest = boundary;
+    }
+  }
+  return weakest ?? boundaryUnder(record, undefined);
+}
+
+/** Instance and shard of an object (null unless its owner is ok). */
+export function ownerOf(record: FluxObjectRecord): {
+  owner: OwnerStatus;
+  instance: string | null;
+  shard: string | null;
+} {
+  if (OPERATOR_KINDS.has(record.kind)) {
+    return {
+      owner: 'ok',
+      instance: record.placement.operatorInstance ?? null,
+      shard: 'main',
+    };
+  }
+  const { placement } = record;
+  if (placement.status !== 'ok') {
+    return { owner: placement.status, instance: null, shard: null };
+  }
+  return {
+    owner: 'ok',
+    instance: placement.controllers[0].instance,
+    shard: placement.controllers[0].shard,
+  };
+}
+
+/** Whether a reconcile request is older than the threshold and not handled (rules §2). */
+export function reconcileNotHandled(record: FluxObjectRecord, now: number): boolean {
+  if (record.requestedAt === undefined || record.suspended) return false;
+  if (record.requestedAt === record.lastHandledReconcileAt) return false;
+  const requested = Date.parse(record.requestedAt);
+  if (Number.isNaN(requested)) return true;
+  return now - requested > RECONCILE_NOT_HANDLED_AFTER_MS;
+}
+
+/** The objects on a `dependsOn` cycle (strongly connected components of size > 1, or self-dependencies). */
+function objectsOnCycles(records: Map<string, FluxObjectRecord>): Set<string> {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const result = new Set<string>();
+  let counter = 0;
+
+  const edges = (key: string): string[] => {
+    const record = records.get(key)!;
+    return record.dependsOn
+      .map(d => recordKey(d.kind, d.namespace, d.name))
+      .filter(k => records.has(k));
+  };
+
+  // Iterative Tarjan, so that long chains in big fleets cannot overflow the stack.
+  const work: Array<{ key: string; next: number; targets: string[] }> = [];
+  const visit = (key: string) => {
+    index.set(key, counter);
+    low.set(key, counter);
+    counter++;
+    stack.push(key);
+    onStack.add(key);
+    work.push({ key, next: 0, targets: edges(key) });
+  };
+  for (const start of records.keys()) {
+    if (index.has(start) || records.get(start)!.dependsOn.length === 0) continue;
+    visit(start);
+    while (work.length > 0) {
+      const frame = work[work.length - 1];
+      if (frame.next < frame.targets.length) {
+        const target = frame.targets[frame.next++];
+        if (!index.has(target)) {
+          visit(target);
+        } else if (onStack.has(target)) {
+          low.set(frame.key, Math.min(low.get(frame.key)!, index.get(target)!));
+        }
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1].key;
+        low.set(parent, Math.min(low.get(parent)!, low.get(frame.key)!));
+      }
+      if (low.get(frame.key) === index.get(frame.key)) {
+        const component: string[] = [];
+        let member: string;
+        do {
+          member = stack.pop()!;
+          onStack.delete(member);
+          component.push(member);
+        } while (member !== frame.key);
+        const selfLoop = component.length === 1 && frame.targets.includes(component[0]);
+        if (component.length > 1 || selfLoop) {
+          for (const k of component) result.add(k);
+        }
+      }
+    }
+  }
+  return result;
+}
+
+/** The truth of one cluster's Flux objects and object-level findings. */
+export function clusterTruth(
+  cluster: string,
+  records: Map<string, FluxObjectRecord>,
+  now: number,
+): { objects: TruthObject[]; findings: TruthFinding[] } {
+  const objects: TruthObject[] = [];
+  const findings: TruthFinding[] = [];
+  const owners = new Map<string, ReturnType<typeof ownerOf>>();
+  for (const [key, record] of records) owners.set(key, ownerOf(record));
+  const cycles = objectsOnCycles(records);
+
+  const exists = (ref: ObjectRef) =>
+    records.has(recordKey(ref.kind, ref.namespace, ref.name));
+  const finding = (type: string, record: FluxObjectRecord) =>
+    findings.push({
+      type,
+      cluster,
+      kind: record.kind,
+      namespace: record.namespace,
+      name: record.name,
+    });
+
+  for (const [key, record] of records) {
+    const owner = owners.get(key)!;
+    const boundary = boundaryOf(record);
+    objects.push({
+      cluster,
+      kind: record.kind,
+      namespace: record.namespace,
+      name: record.name,
+      instance: owner.instance,
+      shard: owner.shard,
+      owner: owner.owner,
+      state: record.state,
+      tenant: record.tenant,
+      serviceAccount: boundary.serviceAccount,
+      boundary: boundary.enforcement,
+      service: record.service,
+    });
+
+    if (owner.owner === 'orphan') finding('orphan', record);
+    if (owner.owner === 'contested') finding('contested', record);
+
+    let crossShard = false;
+    let missingSource = false;
+    for (const ref of record.sources) {
+      const targetKey = recordKey(ref.kind, ref.namespace, ref.name);
+      const target = records.get(targetKey);
+      if (!target) {
+        missingSource = true;
+        continue;
+      }
+      const targetOwner = owners.get(targetKey)!;
+      if (
+        owner.owner === 'ok' &&
+        targetOwner.owner === 'ok' &&
+        (owner.instance !== targetOwner.instance || owner.shard !== targetOwner.shard)
+      ) {
+        crossShard = true;
+      }
+    }
+    if (crossShard) finding('cross-shard-reference', record);
+
+    const crossTenant =
+      record.tenant !== null &&
+      [...record.sources, ...record.dependsOn].some(ref => {
+        const target = records.get(recordKey(ref.kind, ref.namespace, ref.name));
+        return (
+          target !== undefined && target.tenant !== null && target.tenant !== record.tenant
+        );
+      });
+    if (crossTenant) finding('cross-tenant-reference', record);
+
+    if (
+      IMPERSONATING.has(record.kind) &&
+      record.tenant !== null &&
+      boundary.enforcement === 'none'
+    ) {
+      finding('boundary-none', record);
+    }
+    if (reconcileNotHandled(record, now)) finding('reconcile-not-handled', record);
+    if (cycles.has(key)) finding('dependency-cycle', record);
+    if (record.dependsOn.some(d => !exists(d))) finding('missing-dependency', record);
+    if (missingSource) finding('missing-source', record);
+  }
+  return { objects, findings };
+}
+
+/** Assembles the truth of a fleet, sorted so that the same fleet always prints the same JSON. */
+export function fleetTruth(
+  clusters: Array<{
+    name: string;
+    server: string;
+    fluxVersion: string;
+    records: Map<string, FluxObjectRecord>;
+    malformed: MalformedRecord[];
+  }>,
+  now: number,
+): GroundTruth {
+  const truth: GroundTruth = {
+    clusters: clusters.map(c => ({
+      name: c.name,
+      server: c.server,
+      fluxVersion: c.fluxVersion,
+    })),
+    objects: [],
+    findings: [],
+    malformed: [],
+  };
+  for (const cluster of clusters) {
+    const { objects, findings } = clusterTruth(cluster.name, cluster.records, now);
+    truth.objects.push(
+      ...objects.sort(byFields<TruthObject>('namespace', 'kind', 'name')),
+    );
+    truth.findings.push(
+      ...findings.sort(byFields<TruthFinding>('namespace', 'kind', 'name', 'type')),
+    );
+    truth.malformed.push(
+      ...cluster.malformed
+        .map(m => ({ cluster: cluster.name, ...m }))
+        .sort(byFields<TruthMalformed>('namespace', 'kind', 'name')),
+    );
+  }
+  return truth;
+}
