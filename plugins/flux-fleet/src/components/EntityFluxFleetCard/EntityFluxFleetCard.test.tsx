@@ -76,8 +76,8 @@ describe('EntityFluxFleetCard', () => {
     expect(state).toHaveTextContent(
       "health check failed after 3m0.01s: timeout waiting for: [Deployment/team-payments/api status: 'InProgress']",
     );
-    expect(state).toHaveTextContent('main@sha1:4f1c2d0');
-    expect(state).toHaveTextContent('attempted main@sha1:9ab2e7c');
+    expect(state).toHaveTextContent('main@sha1:4f1c2d0b');
+    expect(state).toHaveTextContent('attempted main@sha1:9ab2e7c4');
     expect(state).toHaveTextContent('1 hour ago');
     expect(
       within(failing).getByTestId('flux-fleet-boundary'),
@@ -465,7 +465,7 @@ describe('EntityFluxFleetCard', () => {
       });
     });
     await waitFor(() => expect(failingState()).toHaveTextContent('Ready'));
-    expect(failingState()).toHaveTextContent('main@sha1:9ab2e7c');
+    expect(failingState()).toHaveTextContent('main@sha1:9ab2e7c4');
     expect(api.getEntityView).toHaveBeenCalledTimes(2);
     // Refreshed in place: the card never went back to its loading state.
     expect(screen.queryByTestId('flux-fleet-loading')).not.toBeInTheDocument();

@@ -256,7 +256,7 @@ describe('EntityFluxFleetContent', () => {
       'Reference to another tenant: depends on flux-system/platform-crds of tenant platform',
     );
     expect(within(drawer).getByTestId('flux-fleet-cli')).toHaveTextContent(
-      'flux get kustomizations payments -n team-payments --context staging',
+      'flux get kustomization payments -n team-payments --context staging',
     );
     expect(
       within(drawer).getByRole('button', { name: 'Copy: Reconcile now' }),

@@ -1,8 +1,10 @@
 import { CopyTextButton } from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { FluxObjectRef } from '@flux-fleet/plugin-flux-fleet-common';
-import { fluxCliCommands } from '../../lib/fluxCli';
+import {
+  FluxObjectRef,
+  fluxCliCommands,
+} from '@flux-fleet/plugin-flux-fleet-common';
 
 /**
  * Copyable `flux` CLI commands for the object, for those who continue in a terminal. They use the kubeconfig
@@ -12,10 +14,12 @@ import { fluxCliCommands } from '../../lib/fluxCli';
  */
 export const CliCommands = (props: {
   objectRef: FluxObjectRef;
+  apiVersion?: string;
   instance?: string | null;
 }) => {
   const commands = fluxCliCommands(props.objectRef, {
     instance: props.instance,
+    apiVersion: props.apiVersion,
   });
   return (
     <Box data-testid="flux-fleet-cli">

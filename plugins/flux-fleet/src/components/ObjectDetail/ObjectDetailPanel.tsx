@@ -133,7 +133,11 @@ export const ObjectDetailPanel = (props: {
         <FindingsList findings={object.findingDetails} />
       </Section>
       <Section title="flux CLI">
-        <CliCommands objectRef={object.ref} instance={object.owner.instance} />
+        <CliCommands
+          objectRef={object.ref}
+          apiVersion={object.apiVersion}
+          instance={object.owner.instance}
+        />
       </Section>
     </Box>
   );

@@ -1,5 +1,8 @@
 import { Link } from '@backstage/core-components';
-import { revisionUrl, shortRevision } from '../../lib/revisionLink';
+import {
+  revisionUrl,
+  shortRevision,
+} from '@flux-fleet/plugin-flux-fleet-common';
 
 /**
  * A revision in short form, linked to its commit when the source URL is on a known Git host; the full revision on
