@@ -91,6 +91,11 @@ export interface Config {
       /** A watch that delivers nothing, not even a bookmark, for this many seconds is restarted. Default 150. */
       idleTimeoutSeconds?: number;
       /**
+       * How often the API server is asked for its version, in seconds, to notice one that stopped answering new
+       * requests while its open watches still stream. Default 10.
+       */
+      probeIntervalSeconds?: number;
+      /**
        * A cluster whose requests have failed for this many seconds is shown unreachable, its objects stale.
        * Default 15.
        */

@@ -124,6 +124,7 @@ export class ClusterWatcher {
   private servedVersions: Record<string, string> = {};
   private discovered = false;
   private rediscoverTimer?: NodeJS.Timeout;
+  private probeTimer?: NodeJS.Timeout;
   private stopped = false;
 
   constructor(
@@ -151,6 +152,7 @@ export class ClusterWatcher {
 
   /** Starts discovery and the informers in the background. */
   start(): void {
+    this.startProbe();
     this.startSupporting();
     this.discoverLoop().catch(error =>
       this.logger.error(
@@ -164,6 +166,7 @@ export class ClusterWatcher {
     this.stopped = true;
     this.abort.abort();
     clearTimeout(this.rediscoverTimer);
+    clearInterval(this.probeTimer);
     for (const { informer } of this.informers.values()) informer.stop();
     this.informers.clear();
     this.health.close();
@@ -192,6 +195,33 @@ export class ClusterWatcher {
       if (!informer.synced && !unavailable) return false;
     }
     return true;
+  }
+
+  /**
+   * Asks the API server for its version regularly. Open watches can keep streaming while the server no longer
+   * answers new requests (overloaded, hanging); only a new request shows that, within the request timeout.
+   */
+  private startProbe() {
+    let inFlight = false;
+    this.probeTimer = setInterval(() => {
+      if (inFlight || this.stopped) return;
+      inFlight = true;
+      this.client
+        .getJson('/version', {}, this.abort.signal)
+        .then(
+          () => this.health.succeeded(),
+          error => {
+            if (this.stopped) return;
+            if (error instanceof KubernetesRequestError) {
+              this.health.failed(error, true);
+            }
+          },
+        )
+        .finally(() => {
+          inFlight = false;
+        });
+    }, this.settings.probeIntervalMs);
+    this.probeTimer.unref?.();
   }
 
   private startSupporting() {

@@ -54,6 +54,8 @@ export class ResourceInformer {
   private readonly backoff: Backoff;
   private running = false;
   private hasListed = false;
+  /** When the last full list completed. */
+  private listedAt = 0;
   /** When the informer last stopped being up to date (a watch broke); undefined while it is. */
   private behindSince: number | undefined = Date.now();
 
@@ -112,7 +114,7 @@ export class ResourceInformer {
         if (this.resourceVersion === undefined) {
           this.resourceVersion = await this.limitList(() => this.list());
           this.hasListed = true;
-          this.backoff.reset();
+          this.listedAt = Date.now();
           this.observer.listed(this);
         }
         await this.watch();
@@ -126,6 +128,12 @@ export class ResourceInformer {
             `Flux Fleet relists ${this.description} of cluster '${this.client.cluster}': ${failure.message}`,
           );
           this.resourceVersion = undefined;
+          if (Date.now() - this.listedAt < MIN_HEALTHY_WATCH_MS) {
+            // gone again right after a fresh list: the server is expiring watches; do not relist in a loop
+            const delay = this.backoff.next(failure.retryAfterMs);
+            this.observer.failed(this, failure, delay);
+            await this.sleep(delay);
+          }
           continue;
         }
         if (failure.notFound) {
@@ -205,13 +213,14 @@ export class ResourceInformer {
       {
         onOpen: () => {
           this.behindSince = undefined;
-          this.backoff.reset();
           this.observer.succeeded(this);
         },
         onEvent: event => {
           delivered++;
           problem ??= this.onEvent(event);
           if (problem) watchAbort.abort();
+          // a watch that delivers is healthy: failures start over from the shortest delay
+          else if (delivered === 1) this.backoff.reset();
         },
       },
       {
@@ -222,6 +231,7 @@ export class ResourceInformer {
     if (problem) throw problem;
     if (end === 'aborted') return;
     this.behindSince ??= Date.now();
+    if (Date.now() - started >= MIN_HEALTHY_WATCH_MS) this.backoff.reset();
     if (end === 'idle') {
       this.logger.debug(
         `Flux Fleet restarts the watch of ${this.description} of cluster '${this.client.cluster}': nothing arrived for ${this.settings.idleTimeoutMs / 1000} s`,

@@ -56,6 +56,8 @@ export interface WatchSettings {
   requestTimeoutMs: number;
   /** A watch that delivered nothing, not even a bookmark, for this long is restarted. */
   idleTimeoutMs: number;
+  /** How often the API server is asked for its version, to notice one that stopped answering new requests. */
+  probeIntervalMs: number;
   /** A cluster whose requests have failed for this long is shown as unreachable and its objects as stale. */
   unreachableAfterMs: number;
   /** First retry delay after a failure; doubled on each further failure, with jitter. */

@@ -162,6 +162,7 @@ function readWatchSettings(config: Config): WatchSettings {
     bookmarks: config.getOptionalBoolean(`${key}.bookmarks`) ?? true,
     requestTimeoutMs: readSeconds(config, `${key}.requestTimeoutSeconds`, 20),
     idleTimeoutMs: readSeconds(config, `${key}.idleTimeoutSeconds`, 150),
+    probeIntervalMs: readSeconds(config, `${key}.probeIntervalSeconds`, 10),
     unreachableAfterMs: readSeconds(
       config,
       `${key}.unreachableAfterSeconds`,

@@ -128,6 +128,10 @@ export const fleetObjectSchema = z
     dependsOn: z.array(reference),
     findings: z.array(findingType),
     updatedAt: time,
+    problems: z
+      .array(z.string())
+      .optional()
+      .describe('what was malformed in the object as served (fields ignored, messages cut)'),
   })
   .register(apiSchemas, { id: 'FleetObject' }) satisfies z.ZodType<FleetObject>;
 

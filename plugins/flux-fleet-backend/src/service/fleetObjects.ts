@@ -21,12 +21,15 @@ export interface Staleness {
   since?: string;
 }
 
-/** An indexed object as the API serves it (`FleetObject`). */
+/**
+ * An indexed object as the API serves it (`FleetObject`), plus `problems`: what was malformed in the object as
+ * the cluster served it (fields ignored, messages cut), when anything was.
+ */
 export function toFleetObject(
   o: IndexedObject,
   store: ClusterStore,
   staleness: Staleness,
-): FleetObject {
+): FleetObject & { problems?: string[] } {
   const r = o.record;
   const sourceRef = sourceReferenceOf(r);
   const sourceUrl = sourceRef
@@ -51,6 +54,7 @@ export function toFleetObject(
     dependsOn: dependencyReferencesOf(r),
     findings: [...o.findings],
     updatedAt: new Date(o.updatedAt).toISOString(),
+    ...(r.problems && { problems: [...r.problems] }),
   };
 }
 
