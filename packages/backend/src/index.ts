@@ -21,6 +21,8 @@ backend.add(
 backend.add(import('@backstage/plugin-search-backend'));
 backend.add(import('@backstage/plugin-search-backend-module-pg'));
 backend.add(import('@backstage/plugin-search-backend-module-catalog'));
+// Flux Fleet's fields (kind, cluster, instance, shard, tenant, namespace) on catalog search documents
+backend.add(import('@flux-fleet/plugin-catalog-backend-module-flux-fleet/search'));
 
 backend.add(import('@backstage/plugin-signals-backend'));
 
