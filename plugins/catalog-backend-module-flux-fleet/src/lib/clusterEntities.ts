@@ -6,21 +6,19 @@ import {
 } from '@backstage/catalog-model';
 import {
   ANNOTATIONS,
+  clusterEntityName,
+  compareText,
+  ENTITY_ANNOTATIONS,
+  entityLabels,
   FleetObject,
   FluxKind,
-  InstanceSummary,
-  ShardSummary,
-} from '@flux-fleet/plugin-flux-fleet-common';
-import {
-  clusterEntityName,
-  ENTITY_LABELS,
-  entityLabelValue,
   instanceEntityName,
+  InstanceSummary,
   objectEntityName,
   shardEntityName,
-} from './entityNames';
+  ShardSummary,
+} from '@flux-fleet/plugin-flux-fleet-common';
 import { clusterLocationKey, PROVIDER_ANNOTATION } from './entityLocation';
-import { compareText } from './order';
 import { TenantOwners } from './TenantOwners';
 
 /** The structure of one cluster, as the fleet index holds it. */
@@ -150,25 +148,6 @@ function commonMetadata(cluster: string, providerId: string): CommonMetadata {
   };
 }
 
-/**
- * Labels (sanitised, for catalog filters such as `metadata.labels.flux-fleet.io/shard=shard2`) and annotations (the
- * values as they are) for the same keys; absent values are left out.
- */
-function fleetLabels(values: Partial<Record<keyof typeof ENTITY_LABELS, string | null>>): {
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-} {
-  const labels: Record<string, string> = {};
-  const annotations: Record<string, string> = {};
-  for (const [field, key] of Object.entries(ENTITY_LABELS)) {
-    const value = values[field as keyof typeof ENTITY_LABELS];
-    if (value === undefined || value === null || value === '') continue;
-    labels[key] = entityLabelValue(value);
-    annotations[key] = value;
-  }
-  return { labels, annotations };
-}
-
 /** Joins words for a sentence; a list reads `a, b and c`. */
 function list(values: string[]): string {
   if (values.length <= 1) return values.join('');
@@ -181,7 +160,7 @@ function clusterEntity(
   common: CommonMetadata,
 ): Entity {
   const { cluster } = structure;
-  const { labels, annotations } = fleetLabels({ cluster });
+  const { labels, annotations } = entityLabels({ cluster });
   const instances = structure.instances.map(i => i.name).sort();
   return {
     apiVersion: 'backstage.io/v1alpha1',
@@ -212,7 +191,7 @@ function instanceEntity(
   options: ClusterEntityOptions,
   common: CommonMetadata,
 ): Entity {
-  const { labels, annotations } = fleetLabels({
+  const { labels, annotations } = entityLabels({
     cluster,
     instance: instance.name,
   });
@@ -263,7 +242,7 @@ function shardEntity(
   options: ClusterEntityOptions,
   common: CommonMetadata,
 ): Entity {
-  const { labels, annotations } = fleetLabels({
+  const { labels, annotations } = entityLabels({
     cluster,
     instance: shard.instance,
     shard: shard.name,
@@ -310,7 +289,7 @@ function objectEntity(
   const tenant = boundary?.tenant ?? null;
   const ownedBy =
     owner?.status === 'ok' && owner.instance !== null ? owner : undefined;
-  const { labels, annotations } = fleetLabels({
+  const { labels, annotations } = entityLabels({
     cluster: ref.cluster,
     instance: ownedBy?.instance,
     shard: ownedBy ? ownedBy.shard : undefined,
@@ -318,6 +297,7 @@ function objectEntity(
     namespace: ref.namespace,
     kind: ref.kind,
   });
+  annotations[ENTITY_ANNOTATIONS.objectKey] = object.key;
   if (service) annotations[ANNOTATIONS.kubernetesId] = service;
 
   const dependsOn = new Set<string>();

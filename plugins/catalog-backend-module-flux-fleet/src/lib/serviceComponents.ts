@@ -4,10 +4,13 @@ import {
   Entity,
   KubernetesValidatorFunctions,
 } from '@backstage/catalog-model';
-import { ANNOTATIONS, FleetObject } from '@flux-fleet/plugin-flux-fleet-common';
+import {
+  ANNOTATIONS,
+  compareText,
+  FleetObject,
+} from '@flux-fleet/plugin-flux-fleet-common';
 import { sortEntities } from './clusterEntities';
 import { PROVIDER_ANNOTATION, SERVICES_LOCATION } from './entityLocation';
-import { compareText } from './order';
 import { TenantOwners } from './TenantOwners';
 
 /** Where a service was found in the fleet. */

@@ -95,6 +95,7 @@ describe('FluxFleetEntityProvider', () => {
           'flux-fleet.io/tenant': 'payments',
           'flux-fleet.io/namespace': 'apps',
           'flux-fleet.io/kind': 'Kustomization',
+          'flux-fleet.io/object-key': 'prod-eu-1/apps/Kustomization/payments-api',
           'backstage.io/kubernetes-id': 'payments-api',
         },
         tags: ['flux', 'kustomization'],

@@ -13,7 +13,10 @@ import {
   EntityProvider,
   EntityProviderConnection,
 } from '@backstage/plugin-catalog-node';
-import type { ClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
+import {
+  ClusterHealth,
+  compareText,
+} from '@flux-fleet/plugin-flux-fleet-common';
 import {
   FleetIndexChange,
   FleetIndexService,
@@ -39,7 +42,6 @@ import {
   buildServiceComponents,
   collectServices,
 } from '../lib/serviceComponents';
-import { compareText } from '../lib/order';
 import { TenantOwners } from '../lib/TenantOwners';
 import {
   FluxFleetEntityProviderConfig,

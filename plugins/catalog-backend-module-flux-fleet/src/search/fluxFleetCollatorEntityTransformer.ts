@@ -3,8 +3,10 @@ import {
   CatalogCollatorEntityTransformer,
   defaultCatalogCollatorEntityTransformer,
 } from '@backstage/plugin-search-backend-module-catalog';
-import { FluxFleetSearchDocumentFields } from '@flux-fleet/plugin-flux-fleet-common';
-import { ENTITY_LABELS } from '../lib/entityNames';
+import {
+  ENTITY_LABELS,
+  FluxFleetSearchDocumentFields,
+} from '@flux-fleet/plugin-flux-fleet-common';
 import { PROVIDER_ANNOTATION } from '../lib/entityLocation';
 
 /**
