@@ -1,10 +1,13 @@
 /*
- * @kubernetes-models/* publish ESM only, with an `exports` map that has no `require` condition, so Jest's
+ * @kubernetes-models/* and kubernetes-models publish ESM only, with an `exports` map that has no `require` condition, so Jest's
  * CommonJS resolver cannot find them. Resolve those packages with the `import` condition; Backstage's SWC
  * transform then compiles them like any other module. Everything else resolves as usual.
  */
 module.exports = (request, options) => {
-  if (request.startsWith('@kubernetes-models/')) {
+  if (
+    request.startsWith('@kubernetes-models/') ||
+    request.startsWith('kubernetes-models/')
+  ) {
     return options.defaultResolver(request, {
       ...options,
       conditions: ['import', 'default'],

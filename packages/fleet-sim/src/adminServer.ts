@@ -2,7 +2,12 @@
  * The small admin HTTP API of a simulated fleet: `GET /truth`, `GET /clusters`,
  * `POST /clusters/:name/faults` (a JSON body of `Partial<Faults>`).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import { readBody, sendJson } from './server/httpBasics';
 import { validateFaults, type Faults } from './sim/faults';
@@ -16,29 +21,52 @@ export interface AdminBackend {
 }
 
 function fail(res: ServerResponse, status: number, message: string): void {
-  sendJson(res, status, { error: { message }, response: { statusCode: status } });
+  sendJson(res, status, {
+    error: { message },
+    response: { statusCode: status },
+  });
 }
 
-async function handle(backend: AdminBackend, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = new URL(req.url ?? '/', 'http://admin').pathname.replace(/\/+$/, '') || '/';
-  if (req.method === 'GET' && path === '/truth') return sendJson(res, 200, backend.truth());
-  if (req.method === 'GET' && path === '/clusters') return sendJson(res, 200, { items: backend.clusters() });
-  if (req.method === 'GET' && path === '/healthz') return sendJson(res, 200, { ok: true });
+async function handle(
+  backend: AdminBackend,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const path =
+    new URL(req.url ?? '/', 'http://admin').pathname.replace(/\/+$/, '') || '/';
+  if (req.method === 'GET' && path === '/truth')
+    return sendJson(res, 200, backend.truth());
+  if (req.method === 'GET' && path === '/clusters')
+    return sendJson(res, 200, { items: backend.clusters() });
+  if (req.method === 'GET' && path === '/healthz')
+    return sendJson(res, 200, { ok: true });
   const m = /^\/clusters\/([^/]+)\/faults$/.exec(path);
   if (m) {
-    if (req.method !== 'POST') return fail(res, 405, 'use POST with a JSON body of faults');
+    if (req.method !== 'POST')
+      return fail(res, 405, 'use POST with a JSON body of faults');
     const name = decodeURIComponent(m[1]);
-    if (!backend.hasCluster(name)) return fail(res, 404, `no cluster named ${name}`);
+    if (!backend.hasCluster(name))
+      return fail(res, 404, `no cluster named ${name}`);
     let faults: Partial<Faults>;
     try {
-      faults = validateFaults(JSON.parse((await readBody(req, 64 * 1024)).toString('utf8') || '{}'));
+      faults = validateFaults(
+        JSON.parse((await readBody(req, 64 * 1024)).toString('utf8') || '{}'),
+      );
     } catch (error) {
       return fail(res, 400, `cluster ${name}: ${(error as Error).message}`);
     }
     await backend.setFault(name, faults);
-    return sendJson(res, 200, backend.clusters().find((c: any) => c.name === name));
+    return sendJson(
+      res,
+      200,
+      backend.clusters().find((c: any) => c.name === name),
+    );
   }
-  return fail(res, 404, `unknown route ${req.method} ${path}; try GET /truth, GET /clusters, POST /clusters/:name/faults`);
+  return fail(
+    res,
+    404,
+    `unknown route ${req.method} ${path}; try GET /truth, GET /clusters, POST /clusters/:name/faults`,
+  );
 }
 
 /** Starts the admin API; resolves with its URL and a close function. */
@@ -49,7 +77,9 @@ export async function startAdminServer(
 ): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
-    handle(backend, req, res).catch(error => fail(res, 500, String(error?.message ?? error)));
+    handle(backend, req, res).catch(error =>
+      fail(res, 500, String(error?.message ?? error)),
+    );
   });
   server.on('connection', socket => {
     sockets.add(socket);

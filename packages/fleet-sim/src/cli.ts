@@ -52,12 +52,21 @@ export function parseArgs(argv: string[]): {
   const integer = (flag: string, value: string | undefined): number => {
     const n = Number(value);
     if (value === undefined || value.trim() === '' || !Number.isFinite(n)) {
-      throw new Error(`${flag} needs a number, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`);
+      throw new Error(
+        `${flag} needs a number, got ${
+          value === undefined ? 'nothing' : JSON.stringify(value)
+        }`,
+      );
     }
     return n;
   };
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') && !argv[i].startsWith('--fault=') ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
+    const [flag, inline] =
+      argv[i].startsWith('--') &&
+      argv[i].includes('=') &&
+      !argv[i].startsWith('--fault=')
+        ? argv[i].split(/=(.*)/s, 2)
+        : [argv[i], undefined];
     const value = (): string => {
       if (inline !== undefined) return inline;
       const next = argv[++i];
@@ -67,7 +76,8 @@ export function parseArgs(argv: string[]): {
     switch (flag) {
       case '--size': {
         const size = value().toUpperCase();
-        if (size !== 'S' && size !== 'M' && size !== 'L') throw new Error(`--size must be S, M or L, got ${size}`);
+        if (size !== 'S' && size !== 'M' && size !== 'L')
+          throw new Error(`--size must be S, M or L, got ${size}`);
         options.size = size;
         break;
       }
@@ -151,7 +161,8 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   try {
-    for (const { cluster, faults } of parsed.faults) await sim.setFault(cluster, faults);
+    for (const { cluster, faults } of parsed.faults)
+      await sim.setFault(cluster, faults);
   } catch (error) {
     process.stderr.write(`fleet-sim: ${(error as Error).message}\n`);
     await sim.close();

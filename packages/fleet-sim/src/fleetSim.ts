@@ -3,11 +3,23 @@
  * with churn, faults, a kubeconfig and the ground truth.
  */
 import { startAdminServer } from './adminServer';
-import { generateCluster, generateEmptyCluster, type GeneratedCluster } from './fleet/clusterGenerator';
+import {
+  generateCluster,
+  generateEmptyCluster,
+  type GeneratedCluster,
+} from './fleet/clusterGenerator';
 import { planCluster } from './fleet/clusterPlan';
-import { ALWAYS_DEPLOYED_SERVICE, clusterNames, servicePool } from './fleet/names';
+import {
+  ALWAYS_DEPLOYED_SERVICE,
+  clusterNames,
+  servicePool,
+} from './fleet/names';
 import { writeKubeconfigFile } from './kubeconfig';
-import { resolveOptions, type FleetSimOptions, type ResolvedOptions } from './options';
+import {
+  resolveOptions,
+  type FleetSimOptions,
+  type ResolvedOptions,
+} from './options';
 import { Random } from './random';
 import { ClusterServer } from './server/clusterServer';
 import { ClusterChurn } from './sim/churn';
@@ -47,7 +59,8 @@ export interface FleetSim {
 export function generateFleet(options: ResolvedOptions): GeneratedCluster[] {
   const names = clusterNames(options.clusters);
   const common = { epoch: options.epoch, watchWindow: options.watchWindow };
-  if (options.empty) return names.map(name => generateEmptyCluster(name, common));
+  if (options.empty)
+    return names.map(name => generateEmptyCluster(name, common));
   const random = new Random(options.seed);
   const pool = servicePool(
     Math.max(options.services, Math.round(options.services * 1.5)),
@@ -57,19 +70,27 @@ export function generateFleet(options: ResolvedOptions): GeneratedCluster[] {
   const others = pool.filter(s => s !== checkout);
   return names.map((name, index) => {
     const clusterRandom = random.fork(`cluster-${index}`);
-    const services = [checkout, ...clusterRandom.shuffle(others).slice(0, options.services - 1)];
+    const services = [
+      checkout,
+      ...clusterRandom.shuffle(others).slice(0, options.services - 1),
+    ];
     const plan = planCluster(index, name, services, clusterRandom);
     return generateCluster(plan, clusterRandom, common);
   });
 }
 
 /** Generates a fleet and starts serving it. */
-export async function startFleetSim(input: FleetSimOptions = {}): Promise<FleetSim> {
+export async function startFleetSim(
+  input: FleetSimOptions = {},
+): Promise<FleetSim> {
   const options = resolveOptions(input);
   const tls = options.tls ? generateTls([options.host]) : undefined;
   const caData = tls ? Buffer.from(tls.ca).toString('base64') : undefined;
   const generated = generateFleet(options);
-  const timing = { minDelayMs: options.reactionDelayMs[0], maxDelayMs: options.reactionDelayMs[1] };
+  const timing = {
+    minDelayMs: options.reactionDelayMs[0],
+    maxDelayMs: options.reactionDelayMs[1],
+  };
   const clusters = generated.map(g => new SimulatedCluster(g, timing));
   const servers = clusters.map(
     (cluster, i) =>
@@ -85,7 +106,11 @@ export async function startFleetSim(input: FleetSimOptions = {}): Promise<FleetS
     for (const server of servers) await server.listen();
   } catch (error) {
     await Promise.all(servers.map(s => s.stop()));
-    throw new Error(`fleet-sim could not listen on ${options.host}: ${(error as Error).message}`);
+    throw new Error(
+      `fleet-sim could not listen on ${options.host}: ${
+        (error as Error).message
+      }`,
+    );
   }
 
   const simClusters: SimCluster[] = servers.map(s => ({
@@ -109,10 +134,17 @@ export async function startFleetSim(input: FleetSimOptions = {}): Promise<FleetS
       Date.now(),
     );
 
-  const setFault = async (cluster: string, fault: Partial<Faults>): Promise<void> => {
+  const setFault = async (
+    cluster: string,
+    fault: Partial<Faults>,
+  ): Promise<void> => {
     const server = byName.get(cluster);
     if (!server) {
-      throw new Error(`no cluster named ${cluster}; clusters: ${[...byName.keys()].join(', ')}`);
+      throw new Error(
+        `no cluster named ${cluster}; clusters: ${[...byName.keys()].join(
+          ', ',
+        )}`,
+      );
     }
     await server.applyFaults(validateFaults(fault));
   };

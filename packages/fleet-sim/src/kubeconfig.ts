@@ -1,6 +1,8 @@
 /**
  * The kubeconfig of a simulated fleet: per cluster an admin context named after the cluster and a read-only
- * context `<cluster>-readonly`, both with bearer tokens.
+ * context `<cluster>-readonly`, both with bearer tokens. Plain-HTTP clusters are marked
+ * `insecure-skip-tls-verify: true`: @kubernetes/client-node 1.x refuses `http://` servers otherwise (there is no
+ * TLS to verify; kubectl ignores the flag there).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -16,7 +18,9 @@ export interface KubeconfigCluster {
 }
 
 /** The kubeconfig document. */
-export function kubeconfig(clusters: KubeconfigCluster[]): Record<string, unknown> {
+export function kubeconfig(
+  clusters: KubeconfigCluster[],
+): Record<string, unknown> {
   return {
     apiVersion: 'v1',
     kind: 'Config',
@@ -27,6 +31,9 @@ export function kubeconfig(clusters: KubeconfigCluster[]): Record<string, unknow
       cluster: {
         server: c.server,
         ...(c.caData ? { 'certificate-authority-data': c.caData } : {}),
+        ...(c.server.startsWith('http:')
+          ? { 'insecure-skip-tls-verify': true }
+          : {}),
       },
     })),
     users: clusters.flatMap(c => [
@@ -35,13 +42,19 @@ export function kubeconfig(clusters: KubeconfigCluster[]): Record<string, unknow
     ]),
     contexts: clusters.flatMap(c => [
       { name: c.name, context: { cluster: c.name, user: `${c.name}-admin` } },
-      { name: `${c.name}-readonly`, context: { cluster: c.name, user: `${c.name}-readonly` } },
+      {
+        name: `${c.name}-readonly`,
+        context: { cluster: c.name, user: `${c.name}-readonly` },
+      },
     ]),
   };
 }
 
 /** Writes the kubeconfig (mode 0600: it holds tokens). */
-export function writeKubeconfigFile(file: string, clusters: KubeconfigCluster[]): void {
+export function writeKubeconfigFile(
+  file: string,
+  clusters: KubeconfigCluster[],
+): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, stringify(kubeconfig(clusters)), { mode: 0o600 });
 }

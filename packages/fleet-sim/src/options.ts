@@ -35,7 +35,10 @@ export interface FleetSimOptions {
 }
 
 /** Clusters and services per cluster of each preset. */
-export const PRESETS: Record<'S' | 'M' | 'L', { clusters: number; services: number }> = {
+export const PRESETS: Record<
+  'S' | 'M' | 'L',
+  { clusters: number; services: number }
+> = {
   S: { clusters: 3, services: 300 },
   M: { clusters: 20, services: 2500 },
   L: { clusters: 100, services: 5000 },
@@ -59,7 +62,9 @@ export interface ResolvedOptions {
 
 function positiveInteger(name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new Error(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
+    throw new Error(
+      `${name} must be a positive integer, got ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }
@@ -67,15 +72,27 @@ function positiveInteger(name: string, value: unknown): number {
 /** Fills in defaults and checks the options, with messages that name the option. */
 export function resolveOptions(options: FleetSimOptions = {}): ResolvedOptions {
   const size = options.size ?? 'S';
-  if (!(size in PRESETS)) throw new Error(`size must be S, M or L, got ${JSON.stringify(size)}`);
+  if (!(size in PRESETS))
+    throw new Error(`size must be S, M or L, got ${JSON.stringify(size)}`);
   const preset = PRESETS[size];
-  const clusters = positiveInteger('clusters', options.clusters ?? preset.clusters);
-  const services = positiveInteger('services', options.services ?? preset.services);
+  const clusters = positiveInteger(
+    'clusters',
+    options.clusters ?? preset.clusters,
+  );
+  const services = positiveInteger(
+    'services',
+    options.services ?? preset.services,
+  );
   const seed = options.seed ?? 1;
-  if (!Number.isInteger(seed)) throw new Error(`seed must be an integer, got ${JSON.stringify(seed)}`);
+  if (!Number.isInteger(seed))
+    throw new Error(`seed must be an integer, got ${JSON.stringify(seed)}`);
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port + clusters > 65535) {
-    throw new Error(`port must be 0 or a port with room for ${clusters + 1} consecutive ports, got ${port}`);
+    throw new Error(
+      `port must be 0 or a port with room for ${
+        clusters + 1
+      } consecutive ports, got ${port}`,
+    );
   }
   let epoch: number;
   if (options.epoch === undefined) {
@@ -85,10 +102,14 @@ export function resolveOptions(options: FleetSimOptions = {}): ResolvedOptions {
     const given = options.epoch;
     if (given instanceof Date) epoch = given.getTime();
     else epoch = typeof given === 'number' ? given : Date.parse(given);
-    if (Number.isNaN(epoch)) throw new Error(`epoch must be a time, got ${JSON.stringify(options.epoch)}`);
+    if (Number.isNaN(epoch))
+      throw new Error(
+        `epoch must be a time, got ${JSON.stringify(options.epoch)}`,
+      );
   }
   const churn = options.churnPerSecond ?? 0;
-  if (typeof churn !== 'number' || churn < 0) throw new Error(`churnPerSecond must be >= 0, got ${churn}`);
+  if (typeof churn !== 'number' || churn < 0)
+    throw new Error(`churnPerSecond must be >= 0, got ${churn}`);
   const reaction = options.reactionDelayMs ?? [500, 1000];
   return {
     clusters,
@@ -102,6 +123,9 @@ export function resolveOptions(options: FleetSimOptions = {}): ResolvedOptions {
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
     watchWindow: positiveInteger('watchWindow', options.watchWindow ?? 10_000),
     epoch,
-    reactionDelayMs: [Math.max(0, reaction[0]), Math.max(reaction[0], reaction[1])],
+    reactionDelayMs: [
+      Math.max(0, reaction[0]),
+      Math.max(reaction[0], reaction[1]),
+    ],
   };
 }

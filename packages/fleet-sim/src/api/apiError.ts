@@ -38,7 +38,10 @@ export class ApiError extends Error {
 }
 
 /** `<plural>.<group>` as kube-apiserver names a resource in messages (`<plural>` for the core group). */
-export function qualifiedResource(type: { plural: string; group: string }): string {
+export function qualifiedResource(type: {
+  plural: string;
+  group: string;
+}): string {
   return type.group ? `${type.plural}.${type.group}` : type.plural;
 }
 
@@ -110,7 +113,10 @@ export function invalid(
 }
 
 /** The 410 `Expired` kube-apiserver answers when a watch starts before the retained window. */
-export function tooOldResourceVersion(requested: number, oldest: number): ApiError {
+export function tooOldResourceVersion(
+  requested: number,
+  oldest: number,
+): ApiError {
   return new ApiError(
     410,
     'Expired',

@@ -34,7 +34,9 @@ export function parseFieldSelector(
   return text.split(',').map(raw => {
     const m = /^\s*([^=!\s]+)\s*(==|=|!=)\s*(.*?)\s*$/.exec(raw);
     if (!m) {
-      throw new SelectorParseError(`invalid selector: '${text}'; can't understand '${raw}'`);
+      throw new SelectorParseError(
+        `invalid selector: '${text}'; can't understand '${raw}'`,
+      );
     }
     const field = m[1];
     const supported =
@@ -42,9 +44,7 @@ export function parseFieldSelector(
       field === 'metadata.namespace' ||
       (kind === 'Event' && EVENT_FIELDS.includes(field));
     if (!supported) {
-      throw new SelectorParseError(
-        `field label not supported: ${field}`,
-      );
+      throw new SelectorParseError(`field label not supported: ${field}`);
     }
     return { field, value: m[3], negate: m[2] === '!=' };
   });

@@ -31,7 +31,8 @@ function parse(path: string): Step[] {
         break;
       }
     }
-    if (!matched) throw new Error(`unsupported JSONPath "${path}" at "${rest}"`);
+    if (!matched)
+      throw new Error(`unsupported JSONPath "${path}" at "${rest}"`);
     rest = rest.slice(matched[0].length);
   }
   return steps;
@@ -57,14 +58,16 @@ export function evaluateJsonPath(data: unknown, path: string): unknown[] {
           if (value !== undefined) next.push(value);
         }
       } else if (step.kind === 'index') {
-        if (Array.isArray(node) && step.index < node.length) next.push(node[step.index]);
+        if (Array.isArray(node) && step.index < node.length)
+          next.push(node[step.index]);
       } else if (step.kind === 'all') {
         if (Array.isArray(node)) next.push(...node);
       } else if (Array.isArray(node)) {
         for (const item of node) {
           let value: any = item;
           for (const p of step.path) value = value?.[p];
-          if (value !== undefined && String(value) === step.value) next.push(item);
+          if (value !== undefined && String(value) === step.value)
+            next.push(item);
         }
       }
     }

@@ -1,4 +1,8 @@
-import { matchesLabels, parseLabelSelector, SelectorParseError } from './labelSelector';
+import {
+  matchesLabels,
+  parseLabelSelector,
+  SelectorParseError,
+} from './labelSelector';
 
 const labels = {
   'sharding.fluxcd.io/key': 'shard1',
@@ -6,7 +10,10 @@ const labels = {
   'backstage.io/kubernetes-id': 'checkout',
 };
 
-function matches(selector: string, l: Record<string, string> | undefined = labels): boolean {
+function matches(
+  selector: string,
+  l: Record<string, string> | undefined = labels,
+): boolean {
   return matchesLabels(parseLabelSelector(selector), l);
 }
 
@@ -41,8 +48,14 @@ describe('label selectors', () => {
   });
 
   it('requires every comma-separated requirement', () => {
-    expect(matches('toolkit.fluxcd.io/tenant=payments,sharding.fluxcd.io/key in (shard1,shard3)')).toBe(true);
-    expect(matches('toolkit.fluxcd.io/tenant=payments,!sharding.fluxcd.io/key')).toBe(false);
+    expect(
+      matches(
+        'toolkit.fluxcd.io/tenant=payments,sharding.fluxcd.io/key in (shard1,shard3)',
+      ),
+    ).toBe(true);
+    expect(
+      matches('toolkit.fluxcd.io/tenant=payments,!sharding.fluxcd.io/key'),
+    ).toBe(false);
   });
 
   it('rejects what kube-apiserver rejects', () => {

@@ -16,7 +16,8 @@ export type LabelSelector = readonly LabelRequirement[];
 /** Thrown for a selector kube-apiserver would reject (answered with 400 BadRequest). */
 export class SelectorParseError extends Error {}
 
-const KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const KEY =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 function checkKey(key: string, text: string): string {
@@ -68,7 +69,9 @@ export function parseLabelSelector(text: string | undefined): LabelSelector {
   return splitRequirements(text).map(raw => {
     const part = raw.trim();
     if (part === '') {
-      throw new SelectorParseError(`found '', expected: identifier in "${text}"`);
+      throw new SelectorParseError(
+        `found '', expected: identifier in "${text}"`,
+      );
     }
     const setMatch = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(part);
     if (setMatch) {
@@ -96,7 +99,8 @@ export function parseLabelSelector(text: string | undefined): LabelSelector {
       };
     }
     const notExists = /^!\s*(\S+)$/.exec(part);
-    if (notExists) return { key: checkKey(notExists[1], text), op: 'notExists' };
+    if (notExists)
+      return { key: checkKey(notExists[1], text), op: 'notExists' };
     if (/^\S+$/.test(part)) return { key: checkKey(part, text), op: 'exists' };
     throw new SelectorParseError(
       `unable to parse requirement: couldn't parse "${part}" in "${text}"`,

@@ -77,19 +77,32 @@ function removeAt(doc: unknown, pointer: string): unknown {
   if (Array.isArray(parent)) {
     const index = Number(last);
     if (!(index >= 0 && index < parent.length)) {
-      throw new ApiError(422, 'Invalid', `Unable to remove nonexistent key: ${last}: missing value`);
+      throw new ApiError(
+        422,
+        'Invalid',
+        `Unable to remove nonexistent key: ${last}: missing value`,
+      );
     }
     return parent.splice(index, 1)[0];
   }
   if (!Object.hasOwn(parent, last)) {
-    throw new ApiError(422, 'Invalid', `Unable to remove nonexistent key: ${last}: missing value`);
+    throw new ApiError(
+      422,
+      'Invalid',
+      `Unable to remove nonexistent key: ${last}: missing value`,
+    );
   }
   const value = parent[last];
   delete parent[last];
   return value;
 }
 
-function addAt(doc: unknown, pointer: string, value: unknown, replace: boolean): unknown {
+function addAt(
+  doc: unknown,
+  pointer: string,
+  value: unknown,
+  replace: boolean,
+): unknown {
   const tokens = parsePointer(pointer);
   if (tokens.length === 0) return value;
   const parent = parentOf(doc, tokens, pointer);
@@ -97,7 +110,11 @@ function addAt(doc: unknown, pointer: string, value: unknown, replace: boolean):
   if (Array.isArray(parent)) {
     const index = last === '-' ? parent.length : Number(last);
     if (!(index >= 0 && index <= parent.length)) {
-      throw new ApiError(422, 'Invalid', `add operation does not apply: index ${last} out of range`);
+      throw new ApiError(
+        422,
+        'Invalid',
+        `add operation does not apply: index ${last} out of range`,
+      );
     }
     if (replace) parent[index] = value;
     else parent.splice(index, 0, value);
@@ -115,9 +132,16 @@ function addAt(doc: unknown, pointer: string, value: unknown, replace: boolean):
 }
 
 /** Applies a JSON patch (a list of operations) to a copy of the document. */
-export function applyJsonPatch(document: unknown, operations: unknown): unknown {
+export function applyJsonPatch(
+  document: unknown,
+  operations: unknown,
+): unknown {
   if (!Array.isArray(operations)) {
-    throw new ApiError(400, 'BadRequest', 'json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+    throw new ApiError(
+      400,
+      'BadRequest',
+      'json: cannot unmarshal object into Go value of type jsonpatch.Patch',
+    );
   }
   let doc: unknown = structuredClone(document);
   for (const raw of operations as JsonPatchOperation[]) {
@@ -138,11 +162,20 @@ export function applyJsonPatch(document: unknown, operations: unknown): unknown 
         break;
       }
       case 'copy':
-        doc = addAt(doc, raw.path, structuredClone(getAt(doc, raw.from ?? '')), false);
+        doc = addAt(
+          doc,
+          raw.path,
+          structuredClone(getAt(doc, raw.from ?? '')),
+          false,
+        );
         break;
       case 'test':
         if (JSON.stringify(getAt(doc, raw.path)) !== JSON.stringify(value)) {
-          throw new ApiError(422, 'Invalid', `testing value ${raw.path} failed: test failed`);
+          throw new ApiError(
+            422,
+            'Invalid',
+            `testing value ${raw.path} failed: test failed`,
+          );
         }
         break;
       default:

@@ -94,7 +94,11 @@ const SOURCE_CATEGORIES = ['all', 'fluxcd', 'fluxcd-sources'];
 const APPLIER_CATEGORIES = ['all', 'fluxcd', 'fluxcd-appliers'];
 const IMAGE_CATEGORIES = ['all', 'fluxcd', 'fluxcd-images'];
 const NOTIFICATION_CATEGORIES = ['all', 'fluxcd', 'fluxcd-notifications'];
-const URL: PrinterColumn = { name: 'URL', type: 'string', jsonPath: '.spec.url' };
+const URL: PrinterColumn = {
+  name: 'URL',
+  type: 'string',
+  jsonPath: '.spec.url',
+};
 
 /** Every Flux kind, in the order of the vocabulary. */
 export const FLUX_RESOURCE_TYPES: readonly ResourceType[] = [
@@ -174,12 +178,16 @@ export const FLUX_RESOURCE_TYPES: readonly ResourceType[] = [
     categories: IMAGE_CATEGORIES,
     columns: [
       { name: 'Image', type: 'string', jsonPath: '.spec.image' },
-      { name: 'Tags', type: 'integer', jsonPath: '.status.lastScanResult.tagCount' },
+      {
+        name: 'Tags',
+        type: 'string',
+        jsonPath: '.status.lastScanResult.tagCount',
+      },
       READY,
       STATUS,
       {
         name: 'Last scan',
-        type: 'date',
+        type: 'string',
         jsonPath: '.status.lastScanResult.scanTime',
         priority: 1,
       },
@@ -209,7 +217,7 @@ export const FLUX_RESOURCE_TYPES: readonly ResourceType[] = [
         STATUS,
         {
           name: 'Last run',
-          type: 'date',
+          type: 'string',
           jsonPath: '.status.lastAutomationRunTime',
           priority: 1,
         },
@@ -217,17 +225,26 @@ export const FLUX_RESOURCE_TYPES: readonly ResourceType[] = [
       ],
     },
   ),
-  flux('source.extensions.fluxcd.io', 'ArtifactGenerator', 'artifactgenerators', {
-    shortNames: ['ag'],
-    columns: [AGE, READY, STATUS],
-  }),
+  flux(
+    'source.extensions.fluxcd.io',
+    'ArtifactGenerator',
+    'artifactgenerators',
+    {
+      shortNames: ['ag'],
+      columns: [AGE, READY, STATUS],
+    },
+  ),
   flux('fluxcd.controlplane.io', 'FluxInstance', 'fluxinstances', {
     categories: ['fluxcd', 'fluxcd-appliers'],
     columns: [
       AGE,
       READY,
       STATUS,
-      { name: 'Revision', type: 'string', jsonPath: '.status.lastAttemptedRevision' },
+      {
+        name: 'Revision',
+        type: 'string',
+        jsonPath: '.status.lastAttemptedRevision',
+      },
     ],
   }),
   flux('fluxcd.controlplane.io', 'FluxReport', 'fluxreports', {
@@ -244,7 +261,7 @@ export const FLUX_RESOURCE_TYPES: readonly ResourceType[] = [
       STATUS,
       {
         name: 'LastUpdated',
-        type: 'date',
+        type: 'string',
         jsonPath: '.status.conditions[?(@.type=="Ready")].lastTransitionTime',
       },
     ],
@@ -343,8 +360,16 @@ export const CORE_RESOURCE_TYPES: ReadonlyArray<{
       verbs: ALL_VERBS,
       columns: [
         { name: 'Ready', type: 'string', jsonPath: '.status.readyReplicas' },
-        { name: 'Up-to-date', type: 'integer', jsonPath: '.status.updatedReplicas' },
-        { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' },
+        {
+          name: 'Up-to-date',
+          type: 'integer',
+          jsonPath: '.status.updatedReplicas',
+        },
+        {
+          name: 'Available',
+          type: 'integer',
+          jsonPath: '.status.availableReplicas',
+        },
         AGE,
       ],
       flux: false,
@@ -364,7 +389,11 @@ export const CORE_RESOURCE_TYPES: ReadonlyArray<{
       statusSubresource: true,
       verbs: ALL_VERBS,
       columns: [
-        { name: 'Created At', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        {
+          name: 'Created At',
+          type: 'date',
+          jsonPath: '.metadata.creationTimestamp',
+        },
       ],
       flux: false,
     },

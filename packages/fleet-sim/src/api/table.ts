@@ -25,7 +25,9 @@ export function humanDuration(ms: number): string {
   if (hours < 48) return `${hours}h`;
   if (hours < 24 * 8) {
     const h = hours % 24;
-    return h === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${h}h`;
+    return h === 0
+      ? `${Math.floor(hours / 24)}d`
+      : `${Math.floor(hours / 24)}d${h}h`;
   }
   if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
   if (hours < 24 * 365 * 8) {
@@ -37,7 +39,10 @@ export function humanDuration(ms: number): string {
 }
 
 function cell(object: any, column: PrinterColumn, now: number): unknown {
-  if (column.jsonPath === '.status.readyReplicas' && object?.kind === 'Deployment') {
+  if (
+    column.jsonPath === '.status.readyReplicas' &&
+    object?.kind === 'Deployment'
+  ) {
     return `${object.status?.readyReplicas ?? 0}/${object.spec?.replicas ?? 0}`;
   }
   const values = evaluateJsonPath(object, column.jsonPath);
@@ -50,7 +55,8 @@ function cell(object: any, column: PrinterColumn, now: number): unknown {
   if (column.type === 'integer' || column.type === 'number') {
     return typeof value === 'number' ? value : null;
   }
-  if (column.type === 'boolean') return typeof value === 'boolean' ? value : null;
+  if (column.type === 'boolean')
+    return typeof value === 'boolean' ? value : null;
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
@@ -58,7 +64,9 @@ function cell(object: any, column: PrinterColumn, now: number): unknown {
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
 /** The column definitions of a resource's table. */
-export function tableColumns(type: ResourceType): Array<Record<string, unknown>> {
+export function tableColumns(
+  type: ResourceType,
+): Array<Record<string, unknown>> {
   return [
     {
       name: 'Name',
@@ -86,7 +94,10 @@ export function tableRow(
   now: number,
 ): Record<string, unknown> {
   const row: Record<string, unknown> = {
-    cells: [object?.metadata?.name, ...type.columns.map(c => cell(object, c, now))],
+    cells: [
+      object?.metadata?.name,
+      ...type.columns.map(c => cell(object, c, now)),
+    ],
   };
   if (include === 'Object') {
     row.object = object;

@@ -2,11 +2,20 @@
  * The low-level part of generating a cluster: identities, times, API versions, and putting objects into the
  * store together with the simulator's record of each Flux object.
  */
-import { groupVersion, type ResourceType, type ServedResource } from '../api/resourceTypes';
+import {
+  groupVersion,
+  type ResourceType,
+  type ServedResource,
+} from '../api/resourceTypes';
 import type { Random } from '../random';
 import { ClusterStore } from '../store/clusterStore';
 import type { ClusterPlan } from './clusterPlan';
-import { recordKey, type ControllerSpec, type FluxObjectRecord, type Placement } from './model';
+import {
+  recordKey,
+  type ControllerSpec,
+  type FluxObjectRecord,
+  type Placement,
+} from './model';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -43,7 +52,10 @@ export class ClusterBuilder {
 
   uid(): string {
     const h = this.random.hex(32);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(
+      17,
+      20,
+    )}-${h.slice(20, 32)}`;
   }
 
   served_(kind: string): ServedResource | undefined {
@@ -80,14 +92,25 @@ export class ClusterBuilder {
     const { kind } = object;
     const { name, namespace } = object.metadata;
     this.store.put(this.type(kind), object);
-    this.records.set(recordKey(kind, namespace, name), { kind, namespace, name, ...record });
+    this.records.set(recordKey(kind, namespace, name), {
+      kind,
+      namespace,
+      name,
+      ...record,
+    });
   }
 
   /** The controller of an instance for a component and shard (the generator's placement). */
-  controller(instance: string, component: string, shard: string): ControllerSpec {
+  controller(
+    instance: string,
+    component: string,
+    shard: string,
+  ): ControllerSpec {
     for (const i of this.plan.instances) {
       if (i.namespace !== instance) continue;
-      const found = i.controllers.find(c => c.component === component && c.shard === shard);
+      const found = i.controllers.find(
+        c => c.component === component && c.shard === shard,
+      );
       if (found) return found;
     }
     throw new Error(
@@ -97,6 +120,9 @@ export class ClusterBuilder {
 
   /** Placement on one controller. */
   placed(instance: string, component: string, shard: string): Placement {
-    return { status: 'ok', controllers: [this.controller(instance, component, shard)] };
+    return {
+      status: 'ok',
+      controllers: [this.controller(instance, component, shard)],
+    };
   }
 }

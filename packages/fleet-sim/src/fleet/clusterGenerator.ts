@@ -47,7 +47,12 @@ import {
   resourceSet,
   resourceSetInputProvider,
 } from './installObjects';
-import type { FluxObjectRecord, ObjectRef, Placement, ReconcileStateName } from './model';
+import type {
+  FluxObjectRecord,
+  ObjectRef,
+  Placement,
+  ReconcileStateName,
+} from './model';
 import { planServices, type ServicePlan } from './servicePlans';
 
 /** A generated cluster: its store, what it serves, and the records of its Flux objects. */
@@ -88,7 +93,12 @@ class Generator {
   private readonly events: EventSpec[] = [];
   private readonly random: Random;
 
-  constructor(readonly plan: ClusterPlan, random: Random, epoch: number, watchWindow: number) {
+  constructor(
+    readonly plan: ClusterPlan,
+    random: Random,
+    epoch: number,
+    watchWindow: number,
+  ) {
     const operator = plan.operator;
     this.random = random;
     this.b = new ClusterBuilder(
@@ -141,7 +151,9 @@ class Generator {
   /** A handled reconcile request on some objects (as `flux reconcile` leaves them). */
   handledRequest(annotations: Record<string, string>): string | undefined {
     if (!this.random.chance(0.2)) return undefined;
-    const at = this.b.between(30 * MINUTE, 12 * DAY).replace('Z', `.${this.random.int(100000000, 999999999)}Z`);
+    const at = this.b
+      .between(30 * MINUTE, 12 * DAY)
+      .replace('Z', `.${this.random.int(100000000, 999999999)}Z`);
     annotations['reconcile.fluxcd.io/requestedAt'] = at;
     return at;
   }
@@ -178,9 +190,13 @@ class Generator {
   }
 
   /** Who serves a source's artifacts: the placed source-controller (its Service names the shard). */
-  storageOf(placement: Placement, fallbackInstance: string): { name: string; instance: string } {
+  storageOf(
+    placement: Placement,
+    fallbackInstance: string,
+  ): { name: string; instance: string } {
     const controller = placement.controllers[0];
-    if (controller) return { name: controller.name, instance: controller.instance };
+    if (controller)
+      return { name: controller.name, instance: controller.instance };
     return { name: 'source-controller', instance: fallbackInstance };
   }
 
@@ -196,15 +212,25 @@ class Generator {
     detail: ConditionDetail,
     since: string,
   ): void {
-    const warning = state === 'failed' || state === 'stalled' || state === 'blocked';
+    const warning =
+      state === 'failed' || state === 'stalled' || state === 'blocked';
     if (!warning && !this.random.chance(0.06)) return;
     const [group] = String(object.apiVersion).split('/');
-    const conditions = (object.status?.conditions ?? []) as Array<{ type: string; reason: string; message: string }>;
+    const conditions = (object.status?.conditions ?? []) as Array<{
+      type: string;
+      reason: string;
+      message: string;
+    }>;
     const ready = conditions.find(c => c.type === 'Ready');
-    const reason = ready?.reason ?? (warning ? 'ReconciliationFailed' : 'ReconciliationSucceeded');
+    const reason =
+      ready?.reason ??
+      (warning ? 'ReconciliationFailed' : 'ReconciliationSucceeded');
     const message =
       ready?.message ??
-      `Reconciliation finished in ${this.random.int(1, 40)}.${this.random.int(0, 9)}s, next run in ${object.spec?.interval ?? '10m'}`;
+      `Reconciliation finished in ${this.random.int(1, 40)}.${this.random.int(
+        0,
+        9,
+      )}s, next run in ${object.spec?.interval ?? '10m'}`;
     this.event({
       kind: object.kind,
       apiVersion: object.apiVersion,
@@ -219,7 +245,10 @@ class Generator {
           : reason,
       message:
         state === 'ready' && object.kind === 'Kustomization'
-          ? `Reconciliation finished in ${this.random.int(1, 40)}.${this.random.int(0, 9)}s, next run in ${object.spec.interval}`
+          ? `Reconciliation finished in ${this.random.int(
+              1,
+              40,
+            )}.${this.random.int(0, 9)}s, next run in ${object.spec.interval}`
           : message,
       time: since,
       revision: detail.revision,
@@ -234,7 +263,11 @@ class Generator {
     this.installation();
     this.platform();
     const services = planServices(this.plan, this.random.fork('services'));
-    for (const team of this.plan.teams) this.team(team, services.filter(s => s.team === team));
+    for (const team of this.plan.teams)
+      this.team(
+        team,
+        services.filter(s => s.team === team),
+      );
     this.emitEvents();
     this.b.store.markLoaded();
   }
@@ -254,7 +287,11 @@ class Generator {
     });
   }
 
-  private serviceAccount(name: string, namespace: string, labels?: Record<string, string>): void {
+  private serviceAccount(
+    name: string,
+    namespace: string,
+    labels?: Record<string, string>,
+  ): void {
     this.b.put({
       apiVersion: 'v1',
       kind: 'ServiceAccount',
@@ -269,27 +306,48 @@ class Generator {
   }
 
   private namespacesAndAccounts(): void {
-    for (const ns of ['default', 'kube-node-lease', 'kube-public', 'kube-system']) this.namespace(ns);
+    for (const ns of [
+      'default',
+      'kube-node-lease',
+      'kube-public',
+      'kube-system',
+    ])
+      this.namespace(ns);
     this.namespace('flux-system', {
       'app.kubernetes.io/instance': 'flux-system',
       'app.kubernetes.io/part-of': 'flux',
       'pod-security.kubernetes.io/warn': 'restricted',
     });
-    for (const ns of ['cert-manager', 'ingress-nginx', 'monitoring']) this.namespace(ns);
-    for (const ns of ['default', 'flux-system', 'kube-system']) this.serviceAccount('default', ns);
-    const components = new Set(this.plan.instances[0].controllers.map(c => c.component));
-    for (const component of components) this.serviceAccount(component, 'flux-system');
+    for (const ns of ['cert-manager', 'ingress-nginx', 'monitoring'])
+      this.namespace(ns);
+    for (const ns of ['default', 'flux-system', 'kube-system'])
+      this.serviceAccount('default', ns);
+    const components = new Set(
+      this.plan.instances[0].controllers.map(c => c.component),
+    );
+    for (const component of components)
+      this.serviceAccount(component, 'flux-system');
     for (const team of this.plan.teams) {
       const tenant = { [TENANT_LABEL]: team.team };
       this.namespace(team.namespace, tenant);
       this.serviceAccount('default', team.namespace);
       this.serviceAccount(team.team, team.namespace, tenant);
-      const instance = this.plan.instances.find(i => i.namespace === team.instance)!;
-      if (instance.defaultServiceAccount && instance.defaultServiceAccount !== team.team) {
-        this.serviceAccount(instance.defaultServiceAccount, team.namespace, tenant);
+      const instance = this.plan.instances.find(
+        i => i.namespace === team.instance,
+      )!;
+      if (
+        instance.defaultServiceAccount &&
+        instance.defaultServiceAccount !== team.team
+      ) {
+        this.serviceAccount(
+          instance.defaultServiceAccount,
+          team.namespace,
+          tenant,
+        );
       }
       if (instance.namespace === team.namespace) {
-        for (const c of instance.controllers) this.serviceAccount(c.component, team.namespace);
+        for (const c of instance.controllers)
+          this.serviceAccount(c.component, team.namespace);
       }
     }
   }
@@ -309,7 +367,12 @@ class Generator {
       }
     }
     if (plan.operator) {
-      this.b.put(operatorDeployment({ uid: this.b.uid(), created: this.b.between(20 * DAY, 200 * DAY) }));
+      this.b.put(
+        operatorDeployment({
+          uid: this.b.uid(),
+          created: this.b.between(20 * DAY, 200 * DAY),
+        }),
+      );
     }
     for (const served of this.b.served) {
       if (!served.type.flux) continue;
@@ -327,32 +390,73 @@ class Generator {
   // ---- flux-system: the platform's own objects ------------------------------------------------------
 
   /** What each layer of the platform's Kustomizations applied. */
-  private layerInventory(layer: string, ns: string, plan: ClusterPlan): Parameters<typeof inventory>[0] {
+  private layerInventory(
+    layer: string,
+    ns: string,
+    plan: ClusterPlan,
+  ): Parameters<typeof inventory>[0] {
     if (layer === 'tenants') {
       return plan.teams.flatMap(t => [
-        { namespace: '', name: t.namespace, group: '', kind: 'Namespace', version: 'v1' },
-        { namespace: t.namespace, name: t.team, group: '', kind: 'ServiceAccount', version: 'v1' },
-        { namespace: t.namespace, name: `${t.team}-apps`, group: 'source.toolkit.fluxcd.io', kind: 'GitRepository', version: 'v1' },
-        { namespace: t.namespace, name: `${t.team}-apps`, group: 'kustomize.toolkit.fluxcd.io', kind: 'Kustomization', version: 'v1' },
+        {
+          namespace: '',
+          name: t.namespace,
+          group: '',
+          kind: 'Namespace',
+          version: 'v1',
+        },
+        {
+          namespace: t.namespace,
+          name: t.team,
+          group: '',
+          kind: 'ServiceAccount',
+          version: 'v1',
+        },
+        {
+          namespace: t.namespace,
+          name: `${t.team}-apps`,
+          group: 'source.toolkit.fluxcd.io',
+          kind: 'GitRepository',
+          version: 'v1',
+        },
+        {
+          namespace: t.namespace,
+          name: `${t.team}-apps`,
+          group: 'kustomize.toolkit.fluxcd.io',
+          kind: 'Kustomization',
+          version: 'v1',
+        },
       ]);
     }
     if (layer === 'infra-controllers') {
-      return ['cert-manager', 'ingress-nginx', 'kube-prometheus-stack'].map(hr => ({
-        namespace: ns,
-        name: hr,
-        group: 'helm.toolkit.fluxcd.io',
-        kind: 'HelmRelease',
-        version: 'v2',
-      }));
+      return ['cert-manager', 'ingress-nginx', 'kube-prometheus-stack'].map(
+        hr => ({
+          namespace: ns,
+          name: hr,
+          group: 'helm.toolkit.fluxcd.io',
+          kind: 'HelmRelease',
+          version: 'v2',
+        }),
+      );
     }
-    return [{ namespace: ns, name: layer, group: '', kind: 'ConfigMap', version: 'v1' }];
+    return [
+      {
+        namespace: ns,
+        name: layer,
+        group: '',
+        kind: 'ConfigMap',
+        version: 'v1',
+      },
+    ];
   }
 
   private platform(): void {
     const { plan, b } = this;
     const ns = 'flux-system';
     const main = (component: string) => b.placed(ns, component, 'main');
-    const platformLabels = { 'kustomize.toolkit.fluxcd.io/name': 'flux-system', 'kustomize.toolkit.fluxcd.io/namespace': ns };
+    const platformLabels = {
+      'kustomize.toolkit.fluxcd.io/name': 'flux-system',
+      'kustomize.toolkit.fluxcd.io/namespace': ns,
+    };
 
     // The bootstrap repository and the Kustomizations layered on it.
     const repoPlacement = main('source-controller');
@@ -364,7 +468,18 @@ class Generator {
       tenant: null,
       service: null,
       build: (meta, facts, artifact) =>
-        gitRepository(b.apiVersion('GitRepository'), meta, { url: repoUrl, branch: 'main', interval: '1m', secretRef: 'flux-system' }, facts, artifact),
+        gitRepository(
+          b.apiVersion('GitRepository'),
+          meta,
+          {
+            url: repoUrl,
+            branch: 'main',
+            interval: '1m',
+            secretRef: 'flux-system',
+          },
+          facts,
+          artifact,
+        ),
       revision: repoRevision,
       url: repoUrl,
       stateWeights: [['ready', 1]],
@@ -378,7 +493,9 @@ class Generator {
     for (const [name, path, deps] of layers) {
       const entries = this.layerInventory(name, ns, plan);
       this.kustomizationObject({
-        meta: this.meta(name, ns, { labels: name === 'flux-system' ? {} : platformLabels }),
+        meta: this.meta(name, ns, {
+          labels: name === 'flux-system' ? {} : platformLabels,
+        }),
         placement: main('kustomize-controller'),
         tenant: null,
         service: null,
@@ -389,7 +506,14 @@ class Generator {
           wait: name !== 'flux-system',
           dependsOn: deps.map(d => ({ name: d })),
         },
-        sourceRefs: [{ kind: 'GitRepository', namespace: ns, name: 'flux-system' }],
+        sourceRefs: [
+          { kind: 'GitRepository', namespace: ns, name: 'flux-system' },
+        ],
+        dependsOn: deps.map(d => ({
+          kind: 'Kustomization',
+          namespace: ns,
+          name: d,
+        })),
         state: 'ready',
         revision: repoRevision,
         inventoryEntries: entries,
@@ -399,8 +523,18 @@ class Generator {
     // Infrastructure charts.
     const charts: Array<[string, string, string, string]> = [
       ['cert-manager', 'jetstack', 'https://charts.jetstack.io', 'v1.16.2'],
-      ['ingress-nginx', 'ingress-nginx', 'https://kubernetes.github.io/ingress-nginx', '4.11.3'],
-      ['kube-prometheus-stack', 'prometheus-community', 'https://prometheus-community.github.io/helm-charts', '66.3.1'],
+      [
+        'ingress-nginx',
+        'ingress-nginx',
+        'https://kubernetes.github.io/ingress-nginx',
+        '4.11.3',
+      ],
+      [
+        'kube-prometheus-stack',
+        'prometheus-community',
+        'https://prometheus-community.github.io/helm-charts',
+        '66.3.1',
+      ],
     ];
     for (const [release, repo, url, version] of charts) {
       const repoRevisionDigest = this.digest();
@@ -410,7 +544,13 @@ class Generator {
         tenant: null,
         service: null,
         build: (meta, facts, artifact) =>
-          helmRepository(b.apiVersion('HelmRepository'), meta, { url, interval: '1h' }, facts, artifact),
+          helmRepository(
+            b.apiVersion('HelmRepository'),
+            meta,
+            { url, interval: '1h' },
+            facts,
+            artifact,
+          ),
         revision: repoRevisionDigest,
         url,
         stateWeights: [['ready', 1]],
@@ -423,8 +563,14 @@ class Generator {
         version,
         repository: repo,
         repositoryRevision: repoRevisionDigest,
-        placement: { release: main('helm-controller'), chart: main('source-controller') },
-        labels: { ...platformLabels, 'kustomize.toolkit.fluxcd.io/name': 'infra-controllers' },
+        placement: {
+          release: main('helm-controller'),
+          chart: main('source-controller'),
+        },
+        labels: {
+          ...platformLabels,
+          'kustomize.toolkit.fluxcd.io/name': 'infra-controllers',
+        },
         chartLabels: undefined,
         tenant: null,
         service: null,
@@ -432,30 +578,49 @@ class Generator {
         dependsOn: [],
         state: 'ready',
         suspended: false,
-        workloads: [{ namespace: release === 'kube-prometheus-stack' ? 'monitoring' : release, name: release }],
+        workloads: [
+          {
+            namespace:
+              release === 'kube-prometheus-stack' ? 'monitoring' : release,
+            name: release,
+          },
+        ],
       });
     }
 
     // Notifications.
     const notification = main('notification-controller');
     this.b.putFlux(
-      provider(b.apiVersion('Provider'), this.meta('slack', ns, { labels: platformLabels }), {
-        type: 'slack',
-        channel: `#flux-${plan.name}`,
-        secretRef: 'slack-webhook',
+      provider(
+        b.apiVersion('Provider'),
+        this.meta('slack', ns, { labels: platformLabels }),
+        {
+          type: 'slack',
+          channel: `#flux-${plan.name}`,
+          secretRef: 'slack-webhook',
+        },
+      ),
+      this.record({
+        placement: notification,
+        state: 'never-reconciled',
+        tenant: null,
+        service: null,
       }),
-      this.record({ placement: notification, state: 'never-reconciled', tenant: null, service: null }),
     );
     this.b.putFlux(
-      alert(b.apiVersion('Alert'), this.meta('platform', ns, { labels: platformLabels }), {
-        provider: 'slack',
-        severity: 'error',
-        sources: [
-          { kind: 'Kustomization', name: '*' },
-          { kind: 'HelmRelease', name: '*' },
-          { kind: 'GitRepository', name: '*' },
-        ],
-      }),
+      alert(
+        b.apiVersion('Alert'),
+        this.meta('platform', ns, { labels: platformLabels }),
+        {
+          provider: 'slack',
+          severity: 'error',
+          sources: [
+            { kind: 'Kustomization', name: '*' },
+            { kind: 'HelmRelease', name: '*' },
+            { kind: 'GitRepository', name: '*' },
+          ],
+        },
+      ),
       this.record({
         placement: notification,
         state: 'never-reconciled',
@@ -464,17 +629,34 @@ class Generator {
         sources: [{ kind: 'Provider', namespace: ns, name: 'slack' }],
       }),
     );
-    const receiverMeta = this.meta('github-receiver', ns, { labels: platformLabels });
+    const receiverMeta = this.meta('github-receiver', ns, {
+      labels: platformLabels,
+    });
     const since = this.since('ready');
     const webhookPath = `/hook/${this.random.hex(64)}`;
     this.b.putFlux(
       receiver(
         b.apiVersion('Receiver'),
         receiverMeta,
-        { type: 'github', resources: [{ kind: 'GitRepository', name: 'flux-system' }], webhookPath },
-        { state: 'ready', since, detail: { readyMessage: `Receiver initialized for path: ${webhookPath}` } },
+        {
+          type: 'github',
+          resources: [{ kind: 'GitRepository', name: 'flux-system' }],
+          webhookPath,
+        },
+        {
+          state: 'ready',
+          since,
+          detail: {
+            readyMessage: `Receiver initialized for path: ${webhookPath}`,
+          },
+        },
       ),
-      this.record({ placement: notification, state: 'ready', tenant: null, service: null }),
+      this.record({
+        placement: notification,
+        state: 'ready',
+        tenant: null,
+        service: null,
+      }),
     );
 
     // A Bucket of cluster settings on some clusters.
@@ -486,7 +668,17 @@ class Generator {
         tenant: null,
         service: null,
         build: (meta, facts, artifact) =>
-          bucket(b.apiVersion('Bucket'), meta, { bucketName: `${plan.name}-config`, endpoint: 'minio.platform.svc.cluster.local:9000', interval: '5m' }, facts, artifact),
+          bucket(
+            b.apiVersion('Bucket'),
+            meta,
+            {
+              bucketName: `${plan.name}-config`,
+              endpoint: 'minio.platform.svc.cluster.local:9000',
+              interval: '5m',
+            },
+            facts,
+            artifact,
+          ),
         revision,
         url: 'minio.platform.svc.cluster.local:9000',
         stateWeights: [['ready', 1]],
@@ -496,25 +688,52 @@ class Generator {
         placement: main('kustomize-controller'),
         tenant: null,
         service: null,
-        spec: { interval: '10m', path: './', sourceRef: { kind: 'Bucket', name: 'cluster-config' } },
+        spec: {
+          interval: '10m',
+          path: './',
+          sourceRef: { kind: 'Bucket', name: 'cluster-config' },
+        },
         sourceRefs: [{ kind: 'Bucket', namespace: ns, name: 'cluster-config' }],
         state: 'ready',
         revision,
-        inventoryEntries: [{ namespace: ns, name: 'cluster-settings', group: '', kind: 'ConfigMap', version: 'v1' }],
+        inventoryEntries: [
+          {
+            namespace: ns,
+            name: 'cluster-settings',
+            group: '',
+            kind: 'ConfigMap',
+            version: 'v1',
+          },
+        ],
       });
     }
 
     // Flux 2.7+: an ArtifactGenerator producing an ExternalArtifact that a Kustomization applies.
-    if (plan.sourceWatcher && b.serves('ArtifactGenerator') && b.serves('ExternalArtifact')) {
+    if (
+      plan.sourceWatcher &&
+      b.serves('ArtifactGenerator') &&
+      b.serves('ExternalArtifact')
+    ) {
       const digest = this.digest();
-      const generatorMeta = this.meta('platform-policies', ns, { labels: platformLabels });
+      const generatorMeta = this.meta('platform-policies', ns, {
+        labels: platformLabels,
+      });
       const genSince = this.since('ready');
       b.putFlux(
         artifactGenerator(
           b.apiVersion('ArtifactGenerator'),
           generatorMeta,
-          { source: { kind: 'GitRepository', name: 'flux-system' }, artifact: 'platform-policies' },
-          { state: 'ready', since: genSince, detail: { readyMessage: 'reconciliation succeeded, generated 1 artifact(s)' } },
+          {
+            source: { kind: 'GitRepository', name: 'flux-system' },
+            artifact: 'platform-policies',
+          },
+          {
+            state: 'ready',
+            since: genSince,
+            detail: {
+              readyMessage: 'reconciliation succeeded, generated 1 artifact(s)',
+            },
+          },
           { namespace: ns, digest },
         ),
         this.record({
@@ -531,8 +750,20 @@ class Generator {
           b.apiVersion('ExternalArtifact'),
           eaMeta,
           { producer: 'platform-policies' },
-          { state: 'ready', since: genSince, detail: { readyMessage: `Artifact revision ${`latest@${digest}`} is available` } },
-          this.artifact('ExternalArtifact', ns, 'platform-policies', `latest@${digest}`, { name: 'source-watcher', instance: ns }),
+          {
+            state: 'ready',
+            since: genSince,
+            detail: {
+              readyMessage: `Artifact revision ${`latest@${digest}`} is available`,
+            },
+          },
+          this.artifact(
+            'ExternalArtifact',
+            ns,
+            'platform-policies',
+            `latest@${digest}`,
+            { name: 'source-watcher', instance: ns },
+          ),
         ),
         this.record({
           placement: { status: 'ok', controllers: [], operatorInstance: ns },
@@ -546,12 +777,28 @@ class Generator {
         placement: main('kustomize-controller'),
         tenant: null,
         service: null,
-        spec: { interval: '30m', path: './', sourceRef: { kind: 'ExternalArtifact', name: 'platform-policies' } },
-        sourceRefs: [{ kind: 'ExternalArtifact', namespace: ns, name: 'platform-policies' }],
+        spec: {
+          interval: '30m',
+          path: './',
+          sourceRef: { kind: 'ExternalArtifact', name: 'platform-policies' },
+        },
+        sourceRefs: [
+          {
+            kind: 'ExternalArtifact',
+            namespace: ns,
+            name: 'platform-policies',
+          },
+        ],
         state: 'ready',
         revision: `latest@${digest}`,
         inventoryEntries: [
-          { namespace: '', name: 'require-labels', group: 'kyverno.io', kind: 'ClusterPolicy', version: 'v1' },
+          {
+            namespace: '',
+            name: 'require-labels',
+            group: 'kyverno.io',
+            kind: 'ClusterPolicy',
+            version: 'v1',
+          },
         ],
       });
     }
@@ -562,24 +809,75 @@ class Generator {
   private operatorObjects(): void {
     const { b, plan } = this;
     const ns = 'flux-system';
-    const operatorPlacement: Placement = { status: 'ok', controllers: [], operatorInstance: ns };
+    const operatorPlacement: Placement = {
+      status: 'ok',
+      controllers: [],
+      operatorInstance: ns,
+    };
     const instance = plan.instances[0];
     const since = this.since('ready');
     b.putFlux(
-      fluxInstance(this.meta('flux', ns, { generation: this.random.int(1, 6) }), instance, plan.release, { state: 'ready', since, detail: { readyMessage: `Reconciliation finished in ${this.random.int(20, 60)}s`, readyReason: 'ReconciliationSucceeded' } }, this.digest()),
-      this.record({ placement: operatorPlacement, state: 'ready', tenant: null, service: null }),
+      fluxInstance(
+        this.meta('flux', ns, { generation: this.random.int(1, 6) }),
+        instance,
+        plan.release,
+        {
+          state: 'ready',
+          since,
+          detail: {
+            readyMessage: `Reconciliation finished in ${this.random.int(
+              20,
+              60,
+            )}s`,
+            readyReason: 'ReconciliationSucceeded',
+          },
+        },
+        this.digest(),
+      ),
+      this.record({
+        placement: operatorPlacement,
+        state: 'ready',
+        tenant: null,
+        service: null,
+      }),
     );
     b.putFlux(
       fluxReport(
         this.meta('flux', ns, { generation: 1 }),
         plan.release,
-        { state: 'ready', since: this.b.between(MINUTE, 10 * MINUTE), detail: { readyMessage: 'Reporting finished in 312ms', readyReason: 'ReconciliationSucceeded' } },
+        {
+          state: 'ready',
+          since: this.b.between(MINUTE, 10 * MINUTE),
+          detail: {
+            readyMessage: 'Reporting finished in 312ms',
+            readyReason: 'ReconciliationSucceeded',
+          },
+        },
         [
-          { kind: 'Kustomization', apiVersion: b.apiVersion('Kustomization'), ready: 0, failing: 0, suspended: 0, total: 0 },
-          { kind: 'HelmRelease', apiVersion: b.apiVersion('HelmRelease'), ready: 0, failing: 0, suspended: 0, total: 0 },
+          {
+            kind: 'Kustomization',
+            apiVersion: b.apiVersion('Kustomization'),
+            ready: 0,
+            failing: 0,
+            suspended: 0,
+            total: 0,
+          },
+          {
+            kind: 'HelmRelease',
+            apiVersion: b.apiVersion('HelmRelease'),
+            ready: 0,
+            failing: 0,
+            suspended: 0,
+            total: 0,
+          },
         ],
       ),
-      this.record({ placement: operatorPlacement, state: 'ready', tenant: null, service: null }),
+      this.record({
+        placement: operatorPlacement,
+        state: 'ready',
+        tenant: null,
+        service: null,
+      }),
     );
     if (plan.index % 2 === 0) {
       const inputs = [
@@ -593,7 +891,12 @@ class Generator {
           { state: 'ready', since: this.since('ready'), detail: {} },
           inputs,
         ),
-        this.record({ placement: operatorPlacement, state: 'ready', tenant: null, service: null }),
+        this.record({
+          placement: operatorPlacement,
+          state: 'ready',
+          tenant: null,
+          service: null,
+        }),
       );
       b.putFlux(
         resourceSet(
@@ -602,7 +905,12 @@ class Generator {
           { state: 'ready', since: this.since('ready'), detail: {} },
           inputs.map(i => `preview-${i.id}`),
         ),
-        this.record({ placement: operatorPlacement, state: 'ready', tenant: null, service: null }),
+        this.record({
+          placement: operatorPlacement,
+          state: 'ready',
+          tenant: null,
+          service: null,
+        }),
       );
     }
   }
@@ -638,7 +946,10 @@ class Generator {
       requestedAt: facts.requestedAt,
       lastHandledReconcileAt: facts.lastHandledReconcileAt,
       generated: true,
-      problems: facts.problems && facts.problems.length > 0 ? facts.problems : undefined,
+      problems:
+        facts.problems && facts.problems.length > 0
+          ? facts.problems
+          : undefined,
       churnable: facts.churnable,
     };
   }
@@ -652,7 +963,11 @@ class Generator {
       placement: Placement;
       tenant: string | null;
       service: string | null;
-      build: (meta: Meta, facts: StatusFacts | undefined, artifact: ArtifactFacts | undefined) => Record<string, any>;
+      build: (
+        meta: Meta,
+        facts: StatusFacts | undefined,
+        artifact: ArtifactFacts | undefined,
+      ) => Record<string, any>;
       revision: string;
       url: string;
       stateWeights?: Array<readonly [ReconcileStateName, number]>;
@@ -673,14 +988,33 @@ class Generator {
     const since = this.since(state);
     const detail: ConditionDetail = { revision: o.revision };
     if (state === 'failed') {
-      Object.assign(detail, typicalFailure(kind, this.random.int(0, 2), { namespace: o.meta.namespace, name: o.meta.name, url: o.url }));
+      Object.assign(
+        detail,
+        typicalFailure(kind, this.random.int(0, 2), {
+          namespace: o.meta.namespace,
+          name: o.meta.name,
+          url: o.url,
+        }),
+      );
     }
     const annotations = { ...(o.meta.annotations ?? {}) };
     const requested = this.handledRequest(annotations);
     const meta = { ...o.meta, annotations };
     const storage = o.storage ?? this.storageOf(o.placement, o.meta.namespace);
-    const artifact = this.artifact(kind, o.meta.namespace, o.meta.name, o.revision, storage, o.extension);
-    const facts: StatusFacts = { state, since, detail, lastHandledReconcileAt: requested };
+    const artifact = this.artifact(
+      kind,
+      o.meta.namespace,
+      o.meta.name,
+      o.revision,
+      storage,
+      o.extension,
+    );
+    const facts: StatusFacts = {
+      state,
+      since,
+      detail,
+      lastHandledReconcileAt: requested,
+    };
     const object = o.build(meta, facts, artifact);
     if (suspended) (object.spec as any).suspend = true;
     const ok = o.placement.status === 'ok';
@@ -729,9 +1063,13 @@ class Generator {
     let requestedAt: string | undefined;
     let lastHandled: string | undefined;
     if (o.unhandledRequest) {
-      requestedAt = this.b.between(90 * MINUTE, 6 * HOUR).replace('Z', '.118204113Z');
+      requestedAt = this.b
+        .between(90 * MINUTE, 6 * HOUR)
+        .replace('Z', '.118204113Z');
       annotations['reconcile.fluxcd.io/requestedAt'] = requestedAt;
-      lastHandled = this.b.between(4 * DAY, 9 * DAY).replace('Z', '.502113976Z');
+      lastHandled = this.b
+        .between(4 * DAY, 9 * DAY)
+        .replace('Z', '.502113976Z');
     } else if (!o.neverReconciled) {
       requestedAt = this.handledRequest(annotations);
       lastHandled = requestedAt;
@@ -739,11 +1077,14 @@ class Generator {
     const meta = { ...o.meta, annotations };
     const progressingByGeneration =
       o.state === 'progressing' && o.generationAhead && meta.generation > 1;
-    const shown: ReconcileStateName = progressingByGeneration ? 'ready' : o.state;
+    const shown: ReconcileStateName = progressingByGeneration
+      ? 'ready'
+      : o.state;
     const since = this.since(o.state);
     const previous = o.revision.replace(/[0-9a-f]{40}$/, this.random.hex(40));
     const detail: ConditionDetail = {
-      revision: o.state === 'failed' || o.state === 'stalled' ? previous : o.revision,
+      revision:
+        o.state === 'failed' || o.state === 'stalled' ? previous : o.revision,
       dependency: undefined,
       ...(o.failure ?? {}),
     };
@@ -751,7 +1092,8 @@ class Generator {
     // A Kustomization blocked before its first apply has no inventory yet.
     const withInventory = !(o.state === 'blocked' && this.random.chance(0.3));
     const labelService = o.meta.labels?.[KUBERNETES_ID] ?? null;
-    const service = labelService ?? (o.neverReconciled || !withInventory ? null : o.service);
+    const service =
+      labelService ?? (o.neverReconciled || !withInventory ? null : o.service);
     const object = kustomization(
       b.apiVersion('Kustomization'),
       meta,
@@ -762,7 +1104,9 @@ class Generator {
             state: shown,
             since,
             detail,
-            observedGeneration: progressingByGeneration ? meta.generation - 1 : meta.generation,
+            observedGeneration: progressingByGeneration
+              ? meta.generation - 1
+              : meta.generation,
             lastHandledReconcileAt: lastHandled,
           },
       {
@@ -791,7 +1135,9 @@ class Generator {
             : undefined,
       },
     );
-    const state: ReconcileStateName = o.neverReconciled ? 'never-reconciled' : o.state;
+    const state: ReconcileStateName = o.neverReconciled
+      ? 'never-reconciled'
+      : o.state;
     b.putFlux(
       object,
       this.record({
@@ -809,7 +1155,8 @@ class Generator {
         churnable: o.churnable,
       }),
     );
-    if (!o.neverReconciled) this.eventsFor(object, 'kustomize-controller', o.state, detail, since);
+    if (!o.neverReconciled)
+      this.eventsFor(object, 'kustomize-controller', o.state, detail, since);
     return object;
   }
 
@@ -854,7 +1201,10 @@ class Generator {
       const keepReady = o.neverReconciled || o.chartProblems !== undefined;
       const chartState: ReconcileStateName =
         keepReady || this.random.chance(0.97) ? 'ready' : 'failed';
-      const chartMeta = this.meta(helmChartName, ns, { labels: o.chartLabels, generation: 1 });
+      const chartMeta = this.meta(helmChartName, ns, {
+        labels: o.chartLabels,
+        generation: 1,
+      });
       const chartSince = this.since(chartState);
       const pulled = o.version;
       const detail: ConditionDetail = {
@@ -863,14 +1213,36 @@ class Generator {
         readyMessage: `pulled '${o.chart}' chart with version '${pulled}'`,
       };
       if (chartState === 'failed') {
-        Object.assign(detail, typicalFailure('HelmChart', 0, { namespace: ns, name: helmChartName, chart: o.chart, version: `>=${Number(pulled.split('.')[0]) + 1}.0.0` }));
+        Object.assign(
+          detail,
+          typicalFailure('HelmChart', 0, {
+            namespace: ns,
+            name: helmChartName,
+            chart: o.chart,
+            version: `>=${Number(pulled.split('.')[0]) + 1}.0.0`,
+          }),
+        );
       }
       const chartObject = helmChart(
         b.apiVersion('HelmChart'),
         chartMeta,
-        { chart: o.chart, version: chartState === 'failed' ? `>=${Number(pulled.split('.')[0]) + 1}.0.0` : `${pulled.split('.')[0]}.x`, repository: o.repository },
+        {
+          chart: o.chart,
+          version:
+            chartState === 'failed'
+              ? `>=${Number(pulled.split('.')[0]) + 1}.0.0`
+              : `${pulled.split('.')[0]}.x`,
+          repository: o.repository,
+        },
         { state: chartState, since: chartSince, detail },
-        this.artifact('HelmChart', ns, helmChartName, pulled, this.storageOf(chartPlacement, ns), 'tgz'),
+        this.artifact(
+          'HelmChart',
+          ns,
+          helmChartName,
+          pulled,
+          this.storageOf(chartPlacement, ns),
+          'tgz',
+        ),
         o.repositoryRevision,
       );
       b.putFlux(
@@ -880,12 +1252,20 @@ class Generator {
           state: chartState,
           tenant: o.tenant,
           service: null,
-          sources: [{ kind: 'HelmRepository', namespace: ns, name: o.repository }],
+          sources: [
+            { kind: 'HelmRepository', namespace: ns, name: o.repository },
+          ],
           problems: o.chartProblems,
           churnable: false,
         }),
       );
-      this.eventsFor(chartObject, 'source-controller', chartState, detail, chartSince);
+      this.eventsFor(
+        chartObject,
+        'source-controller',
+        chartState,
+        detail,
+        chartSince,
+      );
       if (chartState === 'failed' && state === 'ready') {
         state = 'failed';
         failure = {
@@ -899,9 +1279,13 @@ class Generator {
     let requestedAt: string | undefined;
     let lastHandled: string | undefined;
     if (o.unhandledRequest) {
-      requestedAt = this.b.between(2 * HOUR, 7 * HOUR).replace('Z', '.733120458Z');
+      requestedAt = this.b
+        .between(2 * HOUR, 7 * HOUR)
+        .replace('Z', '.733120458Z');
       annotations['reconcile.fluxcd.io/requestedAt'] = requestedAt;
-      lastHandled = this.b.between(3 * DAY, 8 * DAY).replace('Z', '.104992311Z');
+      lastHandled = this.b
+        .between(3 * DAY, 8 * DAY)
+        .replace('Z', '.104992311Z');
     } else if (!o.neverReconciled) {
       requestedAt = this.handledRequest(annotations);
       lastHandled = requestedAt;
@@ -909,19 +1293,30 @@ class Generator {
     const meta = this.meta(o.release, ns, { labels: o.labels, annotations });
     const releaseVersion = this.random.int(1, 40);
     const since = this.since(state);
-    const progressingByGeneration = state === 'progressing' && o.generationAhead && meta.generation > 1;
+    const progressingByGeneration =
+      state === 'progressing' && o.generationAhead && meta.generation > 1;
     const attempted =
       state === 'failed' || state === 'stalled'
-        ? o.version.replace(/^(\d+)\.(\d+)/, (_, a, m) => `${a}.${Number(m) + 1}`)
+        ? o.version.replace(
+            /^(\d+)\.(\d+)/,
+            (_, a, m) => `${a}.${Number(m) + 1}`,
+          )
         : o.version;
     const detail: ConditionDetail = {
       revision: o.version,
       readyReason: releaseVersion > 1 ? 'UpgradeSucceeded' : 'InstallSucceeded',
-      readyMessage: `Helm ${releaseVersion > 1 ? 'upgrade' : 'install'} succeeded for release ${ns}/${o.release}.v${releaseVersion} with chart ${o.chart}@${o.version}`,
+      readyMessage: `Helm ${
+        releaseVersion > 1 ? 'upgrade' : 'install'
+      } succeeded for release ${ns}/${
+        o.release
+      }.v${releaseVersion} with chart ${o.chart}@${o.version}`,
       ...(failure
         ? {
             reason: failure.reason,
-            message: failure.message.replace(`${o.chart}@${o.version}`, `${o.chart}@${attempted}`),
+            message: failure.message.replace(
+              `${o.chart}@${o.version}`,
+              `${o.chart}@${attempted}`,
+            ),
           }
         : {}),
     };
@@ -932,11 +1327,22 @@ class Generator {
       {
         interval: '10m',
         chart: o.repository
-          ? { chart: o.chart, version: `${o.version.split('.')[0]}.x`, repository: o.repository, labels: o.chartLabels }
+          ? {
+              chart: o.chart,
+              version: `${o.version.split('.')[0]}.x`,
+              repository: o.repository,
+              labels: o.chartLabels,
+            }
           : undefined,
-        chartRef: o.ociChart ? { kind: 'OCIRepository', name: o.ociChart } : undefined,
+        chartRef: o.ociChart
+          ? { kind: 'OCIRepository', name: o.ociChart }
+          : undefined,
         serviceAccountName: o.serviceAccountName,
-        dependsOn: o.dependsOn.map(d => (d.namespace === ns ? { name: d.name } : { name: d.name, namespace: d.namespace })),
+        dependsOn: o.dependsOn.map(d =>
+          d.namespace === ns
+            ? { name: d.name }
+            : { name: d.name, namespace: d.namespace },
+        ),
         suspend: o.suspended,
         values: { replicaCount: this.random.int(1, 4) },
       },
@@ -946,7 +1352,9 @@ class Generator {
             state: progressingByGeneration ? 'ready' : state,
             since,
             detail,
-            observedGeneration: progressingByGeneration ? meta.generation - 1 : meta.generation,
+            observedGeneration: progressingByGeneration
+              ? meta.generation - 1
+              : meta.generation,
             lastHandledReconcileAt: lastHandled,
           },
       {
@@ -956,15 +1364,31 @@ class Generator {
         attemptedVersion: attempted,
         action: releaseVersion > 1 ? 'upgrade' : 'install',
         firstDeployed: this.b.between(40 * DAY, 300 * DAY),
-        lastDeployed: state === 'ready' ? since : this.b.between(1 * DAY, 30 * DAY),
+        lastDeployed:
+          state === 'ready' ? since : this.b.between(1 * DAY, 30 * DAY),
         digest: this.digest(),
         configDigest: this.digest(),
-        failures: state === 'failed' || state === 'stalled' ? this.random.int(1, 6) : undefined,
+        failures:
+          state === 'failed' || state === 'stalled'
+            ? this.random.int(1, 6)
+            : undefined,
         inventory: withInventory
           ? inventory(
               o.workloads.flatMap(w => [
-                { namespace: w.namespace, name: w.name, group: 'apps', kind: 'Deployment', version: 'v1' },
-                { namespace: w.namespace, name: w.name, group: '', kind: 'Service', version: 'v1' },
+                {
+                  namespace: w.namespace,
+                  name: w.name,
+                  group: 'apps',
+                  kind: 'Deployment',
+                  version: 'v1',
+                },
+                {
+                  namespace: w.namespace,
+                  name: w.name,
+                  group: '',
+                  kind: 'Service',
+                  version: 'v1',
+                },
               ]),
             )
           : undefined,
@@ -978,7 +1402,9 @@ class Generator {
         state: o.neverReconciled ? 'never-reconciled' : state,
         suspended: o.suspended,
         tenant: o.tenant,
-        service: o.labels[KUBERNETES_ID] ?? (withInventory && !o.neverReconciled ? o.service : null),
+        service:
+          o.labels[KUBERNETES_ID] ??
+          (withInventory && !o.neverReconciled ? o.service : null),
         serviceAccountName: o.serviceAccountName,
         sources: o.repository
           ? [{ kind: 'HelmRepository', namespace: ns, name: o.repository }]
@@ -990,7 +1416,8 @@ class Generator {
         churnable: o.churnable && !failure?.reason.startsWith('Artifact'),
       }),
     );
-    if (!o.neverReconciled) this.eventsFor(object, 'helm-controller', state, detail, since);
+    if (!o.neverReconciled)
+      this.eventsFor(object, 'helm-controller', state, detail, since);
   }
 
   // ---- teams and services -------------------------------------------------------------------------
@@ -999,14 +1426,28 @@ class Generator {
     const { b, plan } = this;
     const ns = team.namespace;
     const instance = plan.instances.find(i => i.namespace === team.instance)!;
-    const shardLabels: Record<string, string> = team.shardLabel ? { [SHARD_KEY]: team.shardLabel } : {};
+    const shardLabels: Record<string, string> = team.shardLabel
+      ? { [SHARD_KEY]: team.shardLabel }
+      : {};
     const teamParent = {
       'kustomize.toolkit.fluxcd.io/name': 'tenants',
       'kustomize.toolkit.fluxcd.io/namespace': 'flux-system',
     };
-    const sourcePlacement = b.placed(team.instance, 'source-controller', team.shard);
-    const ksPlacement = b.placed(team.instance, 'kustomize-controller', team.shard);
-    const helmPlacement = b.placed(team.instance, 'helm-controller', team.shard);
+    const sourcePlacement = b.placed(
+      team.instance,
+      'source-controller',
+      team.shard,
+    );
+    const ksPlacement = b.placed(
+      team.instance,
+      'kustomize-controller',
+      team.shard,
+    );
+    const helmPlacement = b.placed(
+      team.instance,
+      'helm-controller',
+      team.shard,
+    );
     const ksParent = {
       'kustomize.toolkit.fluxcd.io/name': `${team.team}-apps`,
       'kustomize.toolkit.fluxcd.io/namespace': ns,
@@ -1016,17 +1457,32 @@ class Generator {
     const teamRevision = this.gitRevision();
     const teamUrl = `https://git.example.com/${team.team}/apps.git`;
     this.source('GitRepository', {
-      meta: this.meta(`${team.team}-apps`, ns, { labels: { ...teamParent, ...shardLabels } }),
+      meta: this.meta(`${team.team}-apps`, ns, {
+        labels: { ...teamParent, ...shardLabels },
+      }),
       placement: sourcePlacement,
       tenant: team.team,
       service: null,
       build: (meta, facts, artifact) =>
-        gitRepository(b.apiVersion('GitRepository'), meta, { url: teamUrl, branch: 'main', interval: '1m', secretRef: `${team.team}-git-auth` }, facts, artifact),
+        gitRepository(
+          b.apiVersion('GitRepository'),
+          meta,
+          {
+            url: teamUrl,
+            branch: 'main',
+            interval: '1m',
+            secretRef: `${team.team}-git-auth`,
+          },
+          facts,
+          artifact,
+        ),
       revision: teamRevision,
       url: teamUrl,
     });
     this.kustomizationObject({
-      meta: this.meta(`${team.team}-apps`, ns, { labels: { ...teamParent, ...shardLabels } }),
+      meta: this.meta(`${team.team}-apps`, ns, {
+        labels: { ...teamParent, ...shardLabels },
+      }),
       placement: ksPlacement,
       tenant: team.team,
       service: null,
@@ -1036,7 +1492,9 @@ class Generator {
         sourceRef: { kind: 'GitRepository', name: `${team.team}-apps` },
         serviceAccountName: team.team,
       },
-      sourceRefs: [{ kind: 'GitRepository', namespace: ns, name: `${team.team}-apps` }],
+      sourceRefs: [
+        { kind: 'GitRepository', namespace: ns, name: `${team.team}-apps` },
+      ],
       state: 'ready',
       revision: teamRevision,
       inventoryEntries: services.map(s => ({
@@ -1052,31 +1510,72 @@ class Generator {
     // The team's chart repository, when a service deploys with Helm from one.
     const chartRepo = `${team.team}-charts`;
     let chartRepoRevision: string | undefined;
-    if (services.some(s => s.mode === 'helm' && s.chart.via === 'HelmRepository')) {
+    if (
+      services.some(s => s.mode === 'helm' && s.chart.via === 'HelmRepository')
+    ) {
       chartRepoRevision = this.digest();
       const url = `https://charts.example.com/${team.team}`;
       this.source('HelmRepository', {
-        meta: this.meta(chartRepo, ns, { labels: { ...teamParent, ...shardLabels } }),
+        meta: this.meta(chartRepo, ns, {
+          labels: { ...teamParent, ...shardLabels },
+        }),
         placement: sourcePlacement,
         tenant: team.team,
         service: null,
         build: (meta, facts, artifact) =>
-          helmRepository(b.apiVersion('HelmRepository'), meta, { url, interval: '1h' }, facts, artifact),
+          helmRepository(
+            b.apiVersion('HelmRepository'),
+            meta,
+            { url, interval: '1h' },
+            facts,
+            artifact,
+          ),
         revision: chartRepoRevision,
         url,
         extension: 'yaml',
       });
     }
 
-    for (const s of services) this.service(s, { instance, shardLabels, ksParent, teamRevision, chartRepo, chartRepoRevision, sourcePlacement, ksPlacement, helmPlacement });
+    for (const s of services)
+      this.service(s, {
+        instance,
+        shardLabels,
+        ksParent,
+        teamRevision,
+        chartRepo,
+        chartRepoRevision,
+        sourcePlacement,
+        ksPlacement,
+        helmPlacement,
+      });
 
     // Some teams get their own alerting, and teams on main their image automation.
     if (this.random.chance(0.5)) {
-      const notification = b.placed(team.instance, 'notification-controller', team.instance === 'flux-system' ? 'main' : team.shard);
-      const labels = { ...teamParent, ...(team.instance === 'flux-system' ? {} : shardLabels) };
+      const notification = b.placed(
+        team.instance,
+        'notification-controller',
+        team.instance === 'flux-system' ? 'main' : team.shard,
+      );
+      const labels = {
+        ...teamParent,
+        ...(team.instance === 'flux-system' ? {} : shardLabels),
+      };
       b.putFlux(
-        provider(b.apiVersion('Provider'), this.meta(`${team.team}-slack`, ns, { labels }), { type: 'slack', channel: `#${team.team}-deploys`, secretRef: 'slack-webhook' }),
-        this.record({ placement: notification, state: 'never-reconciled', tenant: team.team, service: null }),
+        provider(
+          b.apiVersion('Provider'),
+          this.meta(`${team.team}-slack`, ns, { labels }),
+          {
+            type: 'slack',
+            channel: `#${team.team}-deploys`,
+            secretRef: 'slack-webhook',
+          },
+        ),
+        this.record({
+          placement: notification,
+          state: 'never-reconciled',
+          tenant: team.team,
+          service: null,
+        }),
       );
       b.putFlux(
         alert(b.apiVersion('Alert'), this.meta(team.team, ns, { labels }), {
@@ -1092,13 +1591,22 @@ class Generator {
           state: 'never-reconciled',
           tenant: team.team,
           service: null,
-          sources: [{ kind: 'Provider', namespace: ns, name: `${team.team}-slack` }],
+          sources: [
+            { kind: 'Provider', namespace: ns, name: `${team.team}-slack` },
+          ],
         }),
       );
     }
-    if (plan.imageAutomation && team.instance === 'flux-system' && team.shard === 'main') {
-      const automated = services.filter(s => !s.problem.labels.length).slice(0, 3);
-      if (automated.length > 0) this.imageAutomation(team, automated, teamRevision);
+    if (
+      plan.imageAutomation &&
+      team.instance === 'flux-system' &&
+      team.shard === 'main'
+    ) {
+      const automated = services
+        .filter(s => !s.problem.labels.length)
+        .slice(0, 3);
+      if (automated.length > 0)
+        this.imageAutomation(team, automated, teamRevision);
     }
   }
 
@@ -1128,7 +1636,8 @@ class Generator {
       const sourceShard = s.ownSourceShardLabel;
       let shardLabels = ctx.shardLabels;
       if (sourceShard !== undefined) {
-        shardLabels = sourceShard === 'main' ? {} : { [SHARD_KEY]: sourceShard };
+        shardLabels =
+          sourceShard === 'main' ? {} : { [SHARD_KEY]: sourceShard };
       }
       const labels: Record<string, string> = {
         ...shardLabels,
@@ -1147,7 +1656,18 @@ class Generator {
           tenant: team.team,
           service: s.labelled.source ? name : null,
           build: (meta, facts, artifact) =>
-            gitRepository(b.apiVersion('GitRepository'), meta, { url, branch: 'main', interval: '1m', secretRef: `${team.team}-git-auth` }, facts, artifact),
+            gitRepository(
+              b.apiVersion('GitRepository'),
+              meta,
+              {
+                url,
+                branch: 'main',
+                interval: '1m',
+                secretRef: `${team.team}-git-auth`,
+              },
+              facts,
+              artifact,
+            ),
           revision,
           url,
         });
@@ -1161,7 +1681,13 @@ class Generator {
           tenant: team.team,
           service: s.labelled.source ? name : null,
           build: (meta, facts, artifact) =>
-            ociRepository(b.apiVersion('OCIRepository'), meta, { url, tag, interval: '5m' }, facts, artifact),
+            ociRepository(
+              b.apiVersion('OCIRepository'),
+              meta,
+              { url, tag, interval: '5m' },
+              facts,
+              artifact,
+            ),
           revision,
           url,
         });
@@ -1179,12 +1705,15 @@ class Generator {
     // The Kustomization: applies the workloads (kustomize mode) or the HelmRelease (helm mode).
     const ksLabels: Record<string, string> = {
       ...ctx.ksParent,
-      ...(s.problem.orphanShard ? { [SHARD_KEY]: s.problem.orphanShard } : ctx.shardLabels),
+      ...(s.problem.orphanShard
+        ? { [SHARD_KEY]: s.problem.orphanShard }
+        : ctx.shardLabels),
       ...(s.labelled.kustomization ? { [KUBERNETES_ID]: name } : {}),
       ...(s.problem.tenantLabel ? { [TENANT_LABEL]: team.team } : {}),
     };
     let ksPlacement = ctx.ksPlacement;
-    if (s.problem.orphanShard) ksPlacement = { status: 'orphan', controllers: [] };
+    if (s.problem.orphanShard)
+      ksPlacement = { status: 'orphan', controllers: [] };
     if (s.problem.tenantLabel) {
       ksPlacement = {
         status: 'contested',
@@ -1200,17 +1729,39 @@ class Generator {
     if (helm) {
       ksFailure =
         ksState === 'failed'
-          ? typicalFailure('Kustomization', 2, { namespace: ns, name, workload: name })
+          ? typicalFailure('Kustomization', 2, {
+              namespace: ns,
+              name,
+              workload: name,
+            })
           : undefined;
     }
     const workloadEntries = helm
       ? [
-          { namespace: ns, name, group: 'helm.toolkit.fluxcd.io', kind: 'HelmRelease', version: 'v2' },
-          { namespace: ns, name: `${name}-values`, group: '', kind: 'ConfigMap', version: 'v1' },
+          {
+            namespace: ns,
+            name,
+            group: 'helm.toolkit.fluxcd.io',
+            kind: 'HelmRelease',
+            version: 'v2',
+          },
+          {
+            namespace: ns,
+            name: `${name}-values`,
+            group: '',
+            kind: 'ConfigMap',
+            version: 'v1',
+          },
         ]
       : [
           { namespace: ns, name, group: '', kind: 'Service', version: 'v1' },
-          ...s.workloads.map(w => ({ namespace: ns, name: w, group: 'apps', kind: 'Deployment', version: 'v1' })),
+          ...s.workloads.map(w => ({
+            namespace: ns,
+            name: w,
+            group: 'apps',
+            kind: 'Deployment',
+            version: 'v1',
+          })),
         ];
     const sourceRef: { kind: string; name: string; namespace?: string } = {
       kind: s.source.kind,
@@ -1224,15 +1775,31 @@ class Generator {
       service: helm ? null : name,
       spec: {
         interval: '10m',
-        path: s.source.own ? './deploy/production' : `./apps/${name}/overlays/production`,
+        path: s.source.own
+          ? './deploy/production'
+          : `./apps/${name}/overlays/production`,
         sourceRef,
         wait: !helm && this.random.chance(0.5),
         targetNamespace: ns,
         serviceAccountName: s.serviceAccountName,
-        dependsOn: ksDependsOn.map(d => (d.namespace ? { name: d.name, namespace: d.namespace } : { name: d.name })),
+        dependsOn: ksDependsOn.map(d =>
+          d.namespace
+            ? { name: d.name, namespace: d.namespace }
+            : { name: d.name },
+        ),
       },
-      sourceRefs: [{ kind: s.source.kind, namespace: s.source.namespace, name: s.source.name }],
-      dependsOn: ksDependsOn.map(d => ({ kind: 'Kustomization', namespace: d.namespace ?? ns, name: d.name })),
+      sourceRefs: [
+        {
+          kind: s.source.kind,
+          namespace: s.source.namespace,
+          name: s.source.name,
+        },
+      ],
+      dependsOn: ksDependsOn.map(d => ({
+        kind: 'Kustomization',
+        namespace: d.namespace ?? ns,
+        name: d.name,
+      })),
       state: ksState,
       failure: ksFailure,
       suspended: !helm && s.suspended,
@@ -1242,7 +1809,11 @@ class Generator {
       revision,
       inventoryEntries: workloadEntries,
       problems: s.problem.on.kustomization,
-      churnable: problems.length === 0 && ksPlacement.status === 'ok' && !(!helm && s.suspended) && ksState !== 'blocked',
+      churnable:
+        problems.length === 0 &&
+        ksPlacement.status === 'ok' &&
+        !(!helm && s.suspended) &&
+        ksState !== 'blocked',
     });
 
     if (!helm) return;
@@ -1252,21 +1823,34 @@ class Generator {
       ociChart = `${name}-chart`;
       const url = `oci://ghcr.io/acme/charts/${name}`;
       this.source('OCIRepository', {
-        meta: this.meta(ociChart, ns, { labels: { ...ctx.shardLabels, ...ctx.ksParent } }),
+        meta: this.meta(ociChart, ns, {
+          labels: { ...ctx.shardLabels, ...ctx.ksParent },
+        }),
         placement: ctx.sourcePlacement,
         tenant: team.team,
         service: null,
         build: (meta, facts, artifact) =>
-          ociRepository(b.apiVersion('OCIRepository'), meta, { url, semver: `${version.split('.')[0]}.x`, interval: '10m' }, facts, artifact),
+          ociRepository(
+            b.apiVersion('OCIRepository'),
+            meta,
+            { url, semver: `${version.split('.')[0]}.x`, interval: '10m' },
+            facts,
+            artifact,
+          ),
         revision: `${version}@${this.digest()}`,
         url,
       });
     }
     const chartLabels = s.chart.labelled ? ctx.shardLabels : undefined;
-    const chartOnShard = s.chart.labelled && Object.keys(ctx.shardLabels).length > 0;
+    const chartOnShard =
+      s.chart.labelled && Object.keys(ctx.shardLabels).length > 0;
     const chartPlacement = chartOnShard
       ? ctx.sourcePlacement
-      : b.placed(team.instance, 'source-controller', team.instance === 'flux-system' ? 'main' : team.shard);
+      : b.placed(
+          team.instance,
+          'source-controller',
+          team.instance === 'flux-system' ? 'main' : team.shard,
+        );
     const hrLabels: Record<string, string> = {
       ...ctx.shardLabels,
       'kustomize.toolkit.fluxcd.io/name': name,
@@ -1283,11 +1867,18 @@ class Generator {
       ociChart,
       placement: { release: ctx.helmPlacement, chart: chartPlacement },
       labels: hrLabels,
-      chartLabels: chartLabels && Object.keys(chartLabels).length > 0 ? chartLabels : undefined,
+      chartLabels:
+        chartLabels && Object.keys(chartLabels).length > 0
+          ? chartLabels
+          : undefined,
       tenant: team.team,
       service: name,
       serviceAccountName: s.serviceAccountName,
-      dependsOn: s.dependsOn.map(d => ({ kind: 'HelmRelease', namespace: d.namespace ?? ns, name: d.name })),
+      dependsOn: s.dependsOn.map(d => ({
+        kind: 'HelmRelease',
+        namespace: d.namespace ?? ns,
+        name: d.name,
+      })),
       state: s.state,
       failure: s.failure,
       suspended: s.suspended,
@@ -1296,7 +1887,8 @@ class Generator {
       neverReconciled: s.problem.helmReleaseNeverReconciled,
       workloads: s.workloads.map(w => ({ namespace: ns, name: w })),
       problems: s.problem.on.helmRelease,
-      chartProblems: s.problem.on.helmChart.length > 0 ? s.problem.on.helmChart : undefined,
+      chartProblems:
+        s.problem.on.helmChart.length > 0 ? s.problem.on.helmChart : undefined,
       churnable:
         problems.length === 0 &&
         !s.suspended &&
@@ -1305,7 +1897,13 @@ class Generator {
     });
   }
 
-  private workload(namespace: string, name: string, service: string, helm: boolean, version: string): void {
+  private workload(
+    namespace: string,
+    name: string,
+    service: string,
+    helm: boolean,
+    version: string,
+  ): void {
     const replicas = this.random.int(1, 4);
     const labels: Record<string, string> = {
       'app.kubernetes.io/name': name,
@@ -1333,13 +1931,20 @@ class Generator {
         generation: this.random.int(1, 30),
         creationTimestamp: created,
         labels,
-        annotations: { 'deployment.kubernetes.io/revision': String(this.random.int(1, 40)) },
+        annotations: {
+          'deployment.kubernetes.io/revision': String(this.random.int(1, 40)),
+        },
       },
       spec: {
         replicas,
         selector: { matchLabels: { 'app.kubernetes.io/name': name } },
         template: {
-          metadata: { labels: { 'app.kubernetes.io/name': name, [KUBERNETES_ID]: service } },
+          metadata: {
+            labels: {
+              'app.kubernetes.io/name': name,
+              [KUBERNETES_ID]: service,
+            },
+          },
           spec: {
             containers: [
               {
@@ -1361,23 +1966,58 @@ class Generator {
     });
   }
 
-  private imageAutomation(team: TeamPlan, services: ServicePlan[], _teamRevision: string): void {
+  private imageAutomation(
+    team: TeamPlan,
+    services: ServicePlan[],
+    _teamRevision: string,
+  ): void {
     const { b } = this;
     const ns = team.namespace;
-    const reflector = b.placed('flux-system', 'image-reflector-controller', 'main');
+    const reflector = b.placed(
+      'flux-system',
+      'image-reflector-controller',
+      'main',
+    );
     for (const s of services) {
       const image = `ghcr.io/acme/${s.service.name}`;
       const since = this.since('ready');
-      const tags = [s.chart.version, ...Array.from({ length: 4 }, () => `${this.random.int(0, 3)}.${this.random.int(0, 20)}.${this.random.int(0, 9)}`)];
+      const tags = [
+        s.chart.version,
+        ...Array.from(
+          { length: 4 },
+          () =>
+            `${this.random.int(0, 3)}.${this.random.int(
+              0,
+              20,
+            )}.${this.random.int(0, 9)}`,
+        ),
+      ];
       b.putFlux(
         imageRepository(
           b.apiVersion('ImageRepository'),
-          this.meta(s.service.name, ns, { labels: { [KUBERNETES_ID]: s.service.name } }),
+          this.meta(s.service.name, ns, {
+            labels: { [KUBERNETES_ID]: s.service.name },
+          }),
           { image, interval: '5m' },
-          { state: 'ready', since, detail: { readyMessage: `successful scan: found ${tags.length * 7} tags` } },
-          { tagCount: tags.length * 7, scanTime: this.b.between(MINUTE, 5 * MINUTE), latestTags: tags },
+          {
+            state: 'ready',
+            since,
+            detail: {
+              readyMessage: `successful scan: found ${tags.length * 7} tags`,
+            },
+          },
+          {
+            tagCount: tags.length * 7,
+            scanTime: this.b.between(MINUTE, 5 * MINUTE),
+            latestTags: tags,
+          },
         ),
-        this.record({ placement: reflector, state: 'ready', tenant: team.team, service: s.service.name }),
+        this.record({
+          placement: reflector,
+          state: 'ready',
+          tenant: team.team,
+          service: s.service.name,
+        }),
       );
       b.putFlux(
         imagePolicy(
@@ -1398,7 +2038,9 @@ class Generator {
           state: 'ready',
           tenant: team.team,
           service: null,
-          sources: [{ kind: 'ImageRepository', namespace: ns, name: s.service.name }],
+          sources: [
+            { kind: 'ImageRepository', namespace: ns, name: s.service.name },
+          ],
         }),
       );
     }
@@ -1407,15 +2049,29 @@ class Generator {
         b.apiVersion('ImageUpdateAutomation'),
         this.meta(`${team.team}-apps`, ns),
         { repository: `${team.team}-apps`, path: `./apps` },
-        { state: 'ready', since: this.since('ready'), detail: { readyMessage: 'repository up-to-date' } },
-        { lastRun: this.b.between(MINUTE, 30 * MINUTE), lastPushCommit: this.random.hex(40), lastPushTime: this.b.between(2 * HOUR, 9 * DAY) },
+        {
+          state: 'ready',
+          since: this.since('ready'),
+          detail: { readyMessage: 'repository up-to-date' },
+        },
+        {
+          lastRun: this.b.between(MINUTE, 30 * MINUTE),
+          lastPushCommit: this.random.hex(40),
+          lastPushTime: this.b.between(2 * HOUR, 9 * DAY),
+        },
       ),
       this.record({
-        placement: b.placed('flux-system', 'image-automation-controller', 'main'),
+        placement: b.placed(
+          'flux-system',
+          'image-automation-controller',
+          'main',
+        ),
         state: 'ready',
         tenant: team.team,
         service: null,
-        sources: [{ kind: 'GitRepository', namespace: ns, name: `${team.team}-apps` }],
+        sources: [
+          { kind: 'GitRepository', namespace: ns, name: `${team.team}-apps` },
+        ],
       }),
     );
   }
@@ -1431,7 +2087,9 @@ class Generator {
           namespace: e.namespace,
           uid: this.b.uid(),
           creationTimestamp: e.time,
-          ...(e.revision ? { annotations: { [`${e.group}/revision`]: e.revision } } : {}),
+          ...(e.revision
+            ? { annotations: { [`${e.group}/revision`]: e.revision } }
+            : {}),
         },
         involvedObject: {
           kind: e.kind,
@@ -1461,7 +2119,12 @@ export function generateCluster(
   random: Random,
   options: { epoch: number; watchWindow: number },
 ): GeneratedCluster {
-  const generator = new Generator(plan, random, options.epoch, options.watchWindow);
+  const generator = new Generator(
+    plan,
+    random,
+    options.epoch,
+    options.watchWindow,
+  );
   generator.generate();
   return {
     name: plan.name,
@@ -1499,10 +2162,21 @@ export function generateEmptyCluster(
       dependencyCycle: false,
     },
   };
-  const builder = new ClusterBuilder(plan, new Random(0), options.epoch, served, options.watchWindow);
+  const builder = new ClusterBuilder(
+    plan,
+    new Random(0),
+    options.epoch,
+    served,
+    options.watchWindow,
+  );
   const created = new Date(options.epoch).toISOString().replace('.000Z', 'Z');
   let n = 0;
-  for (const ns of ['default', 'kube-node-lease', 'kube-public', 'kube-system']) {
+  for (const ns of [
+    'default',
+    'kube-node-lease',
+    'kube-public',
+    'kube-system',
+  ]) {
     builder.put({
       apiVersion: 'v1',
       kind: 'Namespace',

@@ -91,7 +91,10 @@ interface Archetype {
   lockdown: boolean;
   secondInstance: boolean;
   imageAutomation: boolean;
-  problems: Omit<ProblemPlan, 'orphanShard' | 'contestedTeam' | 'scaledDownShard'> & {
+  problems: Omit<
+    ProblemPlan,
+    'orphanShard' | 'contestedTeam' | 'scaledDownShard'
+  > & {
     orphans: boolean;
     contested: boolean;
     scaledDown: boolean;
@@ -224,7 +227,12 @@ function controller(
   instance: InstancePlan,
   release: FluxRelease,
   component: FluxComponent,
-  options: { name?: string; shard: string; selector?: string; concurrent?: number },
+  options: {
+    name?: string;
+    shard: string;
+    selector?: string;
+    concurrent?: number;
+  },
 ): ControllerSpec {
   const lockdown = instance.lockdown && LOCKDOWN_COMPONENTS.has(component);
   const impersonates =
@@ -238,7 +246,9 @@ function controller(
     watchAllNamespaces: !instance.namespaceScoped,
     concurrent: options.concurrent ?? DEFAULT_CONCURRENCY[component],
     defaultServiceAccount:
-      instance.lockdown && impersonates ? instance.defaultServiceAccount : undefined,
+      instance.lockdown && impersonates
+        ? instance.defaultServiceAccount
+        : undefined,
     noCrossNamespaceRefs: lockdown,
     noRemoteBases: instance.lockdown && component === 'kustomize-controller',
     replicas: 1,
@@ -255,9 +265,12 @@ export function planCluster(
   random: Random,
 ): ClusterPlan {
   const archetype =
-    index < ARCHETYPES.length ? ARCHETYPES[index] : randomArchetype(index, random);
+    index < ARCHETYPES.length
+      ? ARCHETYPES[index]
+      : randomArchetype(index, random);
   const release = fluxRelease(archetype.release);
-  const sourceWatcher = release.minor >= 7 && (index === 2 || random.chance(0.5));
+  const sourceWatcher =
+    release.minor >= 7 && (index === 2 || random.chance(0.5));
 
   // Teams of this cluster, largest first, so the choices below are stable.
   const byTeam = new Map<string, ServiceIdentity[]>();
@@ -270,16 +283,20 @@ export function planCluster(
     (a, b) => byTeam.get(b)!.length - byTeam.get(a)!.length || (a < b ? -1 : 1),
   );
 
-  const shards = Array.from({ length: archetype.shards }, (_, i) => `shard${i + 1}`);
+  const shards = Array.from(
+    { length: archetype.shards },
+    (_, i) => `shard${i + 1}`,
+  );
   let secondTeam: string | undefined;
   if (archetype.secondInstance && teamNames.length > 2) {
-    secondTeam = teamNames.includes('ml') ? 'ml' : teamNames[teamNames.length - 1];
+    secondTeam = teamNames.includes('ml')
+      ? 'ml'
+      : teamNames[teamNames.length - 1];
   }
   const problemsWanted = archetype.problems;
-  const contestedTeam =
-    problemsWanted.contested
-      ? teamNames.find(t => t !== secondTeam && t !== 'shop')
-      : undefined;
+  const contestedTeam = problemsWanted.contested
+    ? teamNames.find(t => t !== secondTeam && t !== 'shop')
+    : undefined;
   // The main controllers only need `!sharding.fluxcd.io/key` when something else carries the key.
   const mainNeedsSelector =
     shards.length > 0 || secondTeam !== undefined || problemsWanted.orphans;
@@ -294,7 +311,11 @@ export function planCluster(
     controllers: [],
   };
   const concurrency = archetype.operator
-    ? { 'kustomize-controller': 10, 'helm-controller': 10, 'source-controller': 10 }
+    ? {
+        'kustomize-controller': 10,
+        'helm-controller': 10,
+        'source-controller': 10,
+      }
     : {};
   const components: FluxComponent[] = [
     'source-controller',
@@ -303,7 +324,10 @@ export function planCluster(
     'notification-controller',
   ];
   if (archetype.imageAutomation) {
-    components.push('image-reflector-controller', 'image-automation-controller');
+    components.push(
+      'image-reflector-controller',
+      'image-automation-controller',
+    );
   }
   if (sourceWatcher) components.push('source-watcher');
   for (const component of components) {
@@ -406,7 +430,9 @@ export function planCluster(
     };
   });
   if (scaledDownShard && !teams.some(t => t.shard === scaledDownShard)) {
-    const candidate = teams.find(t => t.instance === 'flux-system' && t.shard !== 'main');
+    const candidate = teams.find(
+      t => t.instance === 'flux-system' && t.shard !== 'main',
+    );
     if (candidate) {
       candidate.shard = scaledDownShard;
       candidate.shardLabel = scaledDownShard;
@@ -423,7 +449,9 @@ export function planCluster(
     instances,
     teams,
     problems: {
-      orphanShard: problemsWanted.orphans ? `shard${shards.length + 1}` : undefined,
+      orphanShard: problemsWanted.orphans
+        ? `shard${shards.length + 1}`
+        : undefined,
       contestedTeam,
       crossShard: problemsWanted.crossShard && shards.length >= 2,
       helmChartOffShard: problemsWanted.helmChartOffShard && shards.length > 0,

@@ -45,17 +45,29 @@ export function readyCondition(
   detail: ConditionDetail,
 ): { reason: string; message: string } {
   if (detail.readyMessage) {
-    return { reason: detail.readyReason ?? 'Succeeded', message: detail.readyMessage };
+    return {
+      reason: detail.readyReason ?? 'Succeeded',
+      message: detail.readyMessage,
+    };
   }
   const revision = detail.revision ?? '';
   switch (kind) {
     case 'GitRepository':
-      return { reason: 'Succeeded', message: `stored artifact for revision '${revision}'` };
+      return {
+        reason: 'Succeeded',
+        message: `stored artifact for revision '${revision}'`,
+      };
     case 'OCIRepository':
-      return { reason: 'Succeeded', message: `stored artifact for digest '${revision}'` };
+      return {
+        reason: 'Succeeded',
+        message: `stored artifact for digest '${revision}'`,
+      };
     case 'HelmRepository':
     case 'Bucket':
-      return { reason: 'Succeeded', message: `stored artifact: revision '${revision}'` };
+      return {
+        reason: 'Succeeded',
+        message: `stored artifact: revision '${revision}'`,
+      };
     case 'Kustomization':
       return {
         reason: 'ReconciliationSucceeded',
@@ -64,7 +76,10 @@ export function readyCondition(
     case 'FluxInstance':
     case 'ResourceSet':
     case 'ResourceSetInputProvider':
-      return { reason: 'ReconciliationSucceeded', message: 'Reconciliation finished in 2s' };
+      return {
+        reason: 'ReconciliationSucceeded',
+        message: 'Reconciliation finished in 2s',
+      };
     default:
       return { reason: 'Succeeded', message: 'Reconciliation succeeded' };
   }
@@ -78,7 +93,14 @@ function condition(
   generation: number,
   time: string,
 ): Condition {
-  return { type, status, reason, message, observedGeneration: generation, lastTransitionTime: time };
+  return {
+    type,
+    status,
+    reason,
+    message,
+    observedGeneration: generation,
+    lastTransitionTime: time,
+  };
 }
 
 /**
@@ -97,33 +119,61 @@ export function conditionsFor(
   switch (state) {
     case 'ready': {
       const { reason, message } = readyCondition(kind, detail);
-      const out = [condition('Ready', 'True', reason, message, generation, time)];
+      const out = [
+        condition('Ready', 'True', reason, message, generation, time),
+      ];
       if (source && kind !== 'ExternalArtifact') {
-        out.push(condition('ArtifactInStorage', 'True', reason, message, generation, time));
+        out.push(
+          condition(
+            'ArtifactInStorage',
+            'True',
+            reason,
+            message,
+            generation,
+            time,
+          ),
+        );
       }
       if (kind === 'HelmRelease') {
-        out.push(condition('Released', 'True', reason, message, generation, time));
+        out.push(
+          condition('Released', 'True', reason, message, generation, time),
+        );
       }
       return out;
     }
     case 'failed': {
       const reason = detail.reason ?? 'ReconciliationFailed';
       const message = detail.message ?? 'reconciliation failed';
-      const out = [condition('Ready', 'False', reason, message, generation, time)];
+      const out = [
+        condition('Ready', 'False', reason, message, generation, time),
+      ];
       if (source) {
-        out.push(condition('FetchFailed', 'True', reason, message, generation, time));
+        out.push(
+          condition('FetchFailed', 'True', reason, message, generation, time),
+        );
         if (detail.revision) {
           const stored = readyCondition(kind, detail);
           out.push(
-            condition('ArtifactInStorage', 'True', stored.reason, stored.message, generation, time),
+            condition(
+              'ArtifactInStorage',
+              'True',
+              stored.reason,
+              stored.message,
+              generation,
+              time,
+            ),
           );
         }
       }
       if (kind === 'HelmRelease' && /Install|Upgrade|Test/.test(reason)) {
-        out.push(condition('Released', 'False', reason, message, generation, time));
+        out.push(
+          condition('Released', 'False', reason, message, generation, time),
+        );
       }
       if (reason === 'HealthCheckFailed') {
-        out.push(condition('Healthy', 'False', reason, message, generation, time));
+        out.push(
+          condition('Healthy', 'False', reason, message, generation, time),
+        );
       }
       if (applier) {
         out.push(
@@ -131,7 +181,9 @@ export function conditionsFor(
             'Reconciling',
             'True',
             'ProgressingWithRetry',
-            `Detecting drift for revision ${detail.revision ?? ''} with a timeout of 5m0s`,
+            `Detecting drift for revision ${
+              detail.revision ?? ''
+            } with a timeout of 5m0s`,
             generation,
             time,
           ),
@@ -140,8 +192,18 @@ export function conditionsFor(
       return out;
     }
     case 'blocked': {
-      const message = detail.message ?? `dependency '${detail.dependency}' is not ready`;
-      return [condition('Ready', 'False', 'DependencyNotReady', message, generation, time)];
+      const message =
+        detail.message ?? `dependency '${detail.dependency}' is not ready`;
+      return [
+        condition(
+          'Ready',
+          'False',
+          'DependencyNotReady',
+          message,
+          generation,
+          time,
+        ),
+      ];
     }
     case 'stalled': {
       const reason = detail.reason ?? 'RetriesExceeded';
@@ -156,7 +218,14 @@ export function conditionsFor(
         ? `building artifact: new upstream revision '${detail.revision ?? ''}'`
         : 'Reconciliation in progress';
       return [
-        condition('Reconciling', 'True', 'Progressing', message, generation, time),
+        condition(
+          'Reconciling',
+          'True',
+          'Progressing',
+          message,
+          generation,
+          time,
+        ),
         condition('Ready', 'Unknown', 'Progressing', message, generation, time),
       ];
     }
@@ -201,7 +270,9 @@ export function typicalFailure(
       options.push(
         {
           reason: 'OCIArtifactPullFailed',
-          message: `failed to determine artifact digest: GET https://${(facts.url ?? '').replace(
+          message: `failed to determine artifact digest: GET https://${(
+            facts.url ?? ''
+          ).replace(
             /^oci:\/\//,
             '',
           )}/manifests/latest: UNAUTHORIZED: authentication required`,
@@ -234,7 +305,9 @@ export function typicalFailure(
       options.push(
         {
           reason: 'HealthCheckFailed',
-          message: `health check failed after 5m0.03s: timeout waiting for: [Deployment/${namespace}/${facts.workload ?? name} status: 'InProgress']`,
+          message: `health check failed after 5m0.03s: timeout waiting for: [Deployment/${namespace}/${
+            facts.workload ?? name
+          } status: 'InProgress']`,
         },
         {
           reason: 'BuildFailed',
@@ -242,7 +315,13 @@ export function typicalFailure(
         },
         {
           reason: 'ReconciliationFailed',
-          message: `Deployment/${namespace}/${facts.workload ?? name} dry-run failed (Invalid): Deployment.apps "${facts.workload ?? name}" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app.kubernetes.io/name":"${facts.workload ?? name}"}}: field is immutable`,
+          message: `Deployment/${namespace}/${
+            facts.workload ?? name
+          } dry-run failed (Invalid): Deployment.apps "${
+            facts.workload ?? name
+          }" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app.kubernetes.io/name":"${
+            facts.workload ?? name
+          }"}}: field is immutable`,
         },
       );
       break;
@@ -269,7 +348,10 @@ export function typicalFailure(
       });
       break;
     default:
-      options.push({ reason: 'ReconciliationFailed', message: 'reconciliation failed' });
+      options.push({
+        reason: 'ReconciliationFailed',
+        message: 'reconciliation failed',
+      });
   }
   return options[pick % options.length];
 }

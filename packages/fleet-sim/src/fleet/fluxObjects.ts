@@ -52,7 +52,8 @@ function metadata(meta: Meta): Record<string, unknown> {
     generation: meta.generation,
     creationTimestamp: meta.created,
   };
-  if (meta.labels && Object.keys(meta.labels).length > 0) out.labels = meta.labels;
+  if (meta.labels && Object.keys(meta.labels).length > 0)
+    out.labels = meta.labels;
   if (meta.annotations && Object.keys(meta.annotations).length > 0) {
     out.annotations = meta.annotations;
   }
@@ -61,13 +62,23 @@ function metadata(meta: Meta): Record<string, unknown> {
 }
 
 /** The status common part: observedGeneration, lastHandledReconcileAt, conditions. */
-function baseStatus(kind: string, meta: Meta, facts: StatusFacts): Record<string, unknown> {
+function baseStatus(
+  kind: string,
+  meta: Meta,
+  facts: StatusFacts,
+): Record<string, unknown> {
   const observed = facts.observedGeneration ?? meta.generation;
   const status: Record<string, unknown> = { observedGeneration: observed };
   if (facts.lastHandledReconcileAt) {
     status.lastHandledReconcileAt = facts.lastHandledReconcileAt;
   }
-  status.conditions = conditionsFor(kind, facts.state, facts.detail, observed, facts.since);
+  status.conditions = conditionsFor(
+    kind,
+    facts.state,
+    facts.detail,
+    observed,
+    facts.since,
+  );
   return status;
 }
 
@@ -96,7 +107,13 @@ function hasStatus(facts: StatusFacts | undefined): facts is StatusFacts {
 export function gitRepository(
   apiVersion: string,
   meta: Meta,
-  spec: { url: string; branch: string; interval: string; secretRef?: string; suspend?: boolean },
+  spec: {
+    url: string;
+    branch: string;
+    interval: string;
+    secretRef?: string;
+    suspend?: boolean;
+  },
   facts?: StatusFacts,
   artifact?: ArtifactFacts,
 ): Record<string, unknown> {
@@ -120,7 +137,13 @@ export function gitRepository(
 export function ociRepository(
   apiVersion: string,
   meta: Meta,
-  spec: { url: string; tag?: string; semver?: string; interval: string; suspend?: boolean },
+  spec: {
+    url: string;
+    tag?: string;
+    semver?: string;
+    interval: string;
+    suspend?: boolean;
+  },
   facts?: StatusFacts,
   artifact?: ArtifactFacts,
 ): Record<string, unknown> {
@@ -150,7 +173,10 @@ export function helmRepository(
   facts?: StatusFacts,
   artifact?: ArtifactFacts,
 ): Record<string, unknown> {
-  const specOut: Record<string, unknown> = { interval: spec.interval, url: spec.url };
+  const specOut: Record<string, unknown> = {
+    interval: spec.interval,
+    url: spec.url,
+  };
   if (spec.suspend) specOut.suspend = true;
   let status: Record<string, unknown> | undefined;
   if (hasStatus(facts)) {
@@ -167,7 +193,12 @@ export function helmRepository(
 export function helmChart(
   apiVersion: string,
   meta: Meta,
-  spec: { chart: string; version: string; repository: string; suspend?: boolean },
+  spec: {
+    chart: string;
+    version: string;
+    repository: string;
+    suspend?: boolean;
+  },
   facts?: StatusFacts,
   artifact?: ArtifactFacts,
   sourceRevision?: string,
@@ -187,7 +218,10 @@ export function helmChart(
     if (sourceRevision) status.observedSourceArtifactRevision = sourceRevision;
     if (artifact) {
       status.artifact = artifact;
-      status.url = artifact.url.replace(/\/[^/]+$/, `/${spec.chart}-latest.tgz`);
+      status.url = artifact.url.replace(
+        /\/[^/]+$/,
+        `/${spec.chart}-latest.tgz`,
+      );
     }
   }
   return object(apiVersion, 'HelmChart', meta, specOut, status);
@@ -223,17 +257,31 @@ export function bucket(
 }
 
 /** An inventory entry id: `<namespace>_<name>_<group>_<kind>`. */
-export function inventoryId(namespace: string, name: string, group: string, kind: string): string {
+export function inventoryId(
+  namespace: string,
+  name: string,
+  group: string,
+  kind: string,
+): string {
   return `${namespace}_${name.replace(/:/g, '__')}_${group}_${kind}`;
 }
 
 /** Inventory entries sorted by id, as the controllers store them. */
 export function inventory(
-  entries: Array<{ namespace: string; name: string; group: string; kind: string; version: string }>,
+  entries: Array<{
+    namespace: string;
+    name: string;
+    group: string;
+    kind: string;
+    version: string;
+  }>,
 ): { entries: Array<{ id: string; v: string }> } {
   return {
     entries: entries
-      .map(e => ({ id: inventoryId(e.namespace, e.name, e.group, e.kind), v: e.version }))
+      .map(e => ({
+        id: inventoryId(e.namespace, e.name, e.group, e.kind),
+        v: e.version,
+      }))
       .sort((a, b) => compareStrings(a.id, b.id)),
   };
 }
@@ -275,13 +323,16 @@ export function kustomization(
   };
   if (spec.wait) specOut.wait = true;
   if (spec.targetNamespace) specOut.targetNamespace = spec.targetNamespace;
-  if (spec.serviceAccountName) specOut.serviceAccountName = spec.serviceAccountName;
-  if (spec.dependsOn && spec.dependsOn.length > 0) specOut.dependsOn = spec.dependsOn;
+  if (spec.serviceAccountName)
+    specOut.serviceAccountName = spec.serviceAccountName;
+  if (spec.dependsOn && spec.dependsOn.length > 0)
+    specOut.dependsOn = spec.dependsOn;
   if (spec.suspend) specOut.suspend = true;
   let status: Record<string, unknown> | undefined;
   if (hasStatus(facts)) {
     status = baseStatus('Kustomization', meta, facts);
-    if (applied?.lastAppliedRevision) status.lastAppliedRevision = applied.lastAppliedRevision;
+    if (applied?.lastAppliedRevision)
+      status.lastAppliedRevision = applied.lastAppliedRevision;
     if (applied?.lastAttemptedRevision) {
       status.lastAttemptedRevision = applied.lastAttemptedRevision;
     }
@@ -316,7 +367,12 @@ export function helmRelease(
   spec: {
     interval: string;
     releaseName?: string;
-    chart?: { chart: string; version: string; repository: string; labels?: Record<string, string> };
+    chart?: {
+      chart: string;
+      version: string;
+      repository: string;
+      labels?: Record<string, string>;
+    };
     chartRef?: { kind: 'OCIRepository'; name: string };
     serviceAccountName?: string | null;
     dependsOn?: Array<{ name: string; namespace?: string }>;
@@ -343,8 +399,10 @@ export function helmRelease(
   if (spec.chartRef) specOut.chartRef = spec.chartRef;
   specOut.install = { remediation: { retries: 3 } };
   specOut.upgrade = { remediation: { retries: 3, remediateLastFailure: true } };
-  if (spec.serviceAccountName) specOut.serviceAccountName = spec.serviceAccountName;
-  if (spec.dependsOn && spec.dependsOn.length > 0) specOut.dependsOn = spec.dependsOn;
+  if (spec.serviceAccountName)
+    specOut.serviceAccountName = spec.serviceAccountName;
+  if (spec.dependsOn && spec.dependsOn.length > 0)
+    specOut.dependsOn = spec.dependsOn;
   if (spec.values) specOut.values = spec.values;
   if (spec.suspend) specOut.suspend = true;
   let status: Record<string, unknown> | undefined;
@@ -395,8 +453,9 @@ export function helmRelease(
     status.history = history;
     if (release.failures) {
       status.failures = release.failures;
-      status[release.action === 'install' ? 'installFailures' : 'upgradeFailures'] =
-        release.failures;
+      status[
+        release.action === 'install' ? 'installFailures' : 'upgradeFailures'
+      ] = release.failures;
     }
     if (release.inventory) status.inventory = release.inventory;
   }
@@ -412,14 +471,24 @@ export function provider(
   const specOut: Record<string, unknown> = { type: spec.type };
   if (spec.channel) specOut.channel = spec.channel;
   if (spec.secretRef) specOut.secretRef = { name: spec.secretRef };
-  return object(apiVersion, 'Provider', { ...meta, finalizers: false }, specOut, undefined);
+  return object(
+    apiVersion,
+    'Provider',
+    { ...meta, finalizers: false },
+    specOut,
+    undefined,
+  );
 }
 
 /** A notification Alert (v1beta3: no status). */
 export function alert(
   apiVersion: string,
   meta: Meta,
-  spec: { provider: string; severity: 'info' | 'error'; sources: Array<{ kind: string; name: string; namespace?: string }> },
+  spec: {
+    provider: string;
+    severity: 'info' | 'error';
+    sources: Array<{ kind: string; name: string; namespace?: string }>;
+  },
 ): Record<string, unknown> {
   return object(
     apiVersion,
@@ -438,7 +507,11 @@ export function alert(
 export function receiver(
   apiVersion: string,
   meta: Meta,
-  spec: { type: string; resources: Array<{ kind: string; name: string }>; webhookPath: string },
+  spec: {
+    type: string;
+    resources: Array<{ kind: string; name: string }>;
+    webhookPath: string;
+  },
   facts?: StatusFacts,
 ): Record<string, unknown> {
   let status: Record<string, unknown> | undefined;
@@ -477,7 +550,13 @@ export function imageRepository(
     status.canonicalImageName = spec.image;
     if (scan) status.lastScanResult = scan;
   }
-  return object(apiVersion, 'ImageRepository', meta, { image: spec.image, interval: spec.interval }, status);
+  return object(
+    apiVersion,
+    'ImageRepository',
+    meta,
+    { image: spec.image, interval: spec.interval },
+    status,
+  );
 }
 
 /** An ImagePolicy: `latestRef` at v1, `latestImage` at v1beta2. */
@@ -538,8 +617,12 @@ export function imageUpdateAutomation(
       git: {
         checkout: { ref: { branch: 'main' } },
         commit: {
-          author: { name: 'fluxcdbot', email: 'fluxcdbot@users.noreply.github.com' },
-          messageTemplate: '{{range .Changed.Changes}}{{print .OldValue}} -> {{println .NewValue}}{{end}}',
+          author: {
+            name: 'fluxcdbot',
+            email: 'fluxcdbot@users.noreply.github.com',
+          },
+          messageTemplate:
+            '{{range .Changed.Changes}}{{print .OldValue}} -> {{println .NewValue}}{{end}}',
         },
         push: { branch: 'main' },
       },
@@ -577,7 +660,9 @@ export function artifactGenerator(
     'ArtifactGenerator',
     meta,
     {
-      sources: [{ alias: 'platform', kind: spec.source.kind, name: spec.source.name }],
+      sources: [
+        { alias: 'platform', kind: spec.source.kind, name: spec.source.name },
+      ],
       artifacts: [
         {
           name: spec.artifact,
@@ -600,7 +685,13 @@ export function externalArtifact(
   let status: Record<string, unknown> | undefined;
   if (hasStatus(facts)) {
     status = {
-      conditions: conditionsFor('ExternalArtifact', facts.state, facts.detail, meta.generation, facts.since),
+      conditions: conditionsFor(
+        'ExternalArtifact',
+        facts.state,
+        facts.detail,
+        meta.generation,
+        facts.since,
+      ),
     };
     if (artifact) status.artifact = artifact;
   }

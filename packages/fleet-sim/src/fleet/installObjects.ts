@@ -12,7 +12,10 @@ import type { InstancePlan } from './clusterPlan';
 import type { Meta, StatusFacts } from './fluxObjects';
 
 /** The container args of a controller, as `flux install` / the Flux Operator render them. */
-export function controllerArgs(spec: ControllerSpec, defaultConcurrency: number): string[] {
+export function controllerArgs(
+  spec: ControllerSpec,
+  defaultConcurrency: number,
+): string[] {
   const args: string[] = [];
   if (spec.component !== 'notification-controller') {
     args.push(
@@ -20,15 +23,23 @@ export function controllerArgs(spec: ControllerSpec, defaultConcurrency: number)
     );
   }
   args.push(`--watch-all-namespaces=${spec.watchAllNamespaces}`);
-  args.push('--log-level=info', '--log-encoding=json', '--enable-leader-election');
+  args.push(
+    '--log-level=info',
+    '--log-encoding=json',
+    '--enable-leader-election',
+  );
   if (spec.component === 'source-controller') {
     args.push(
       '--storage-path=/data',
       `--storage-adv-addr=${spec.name}.$(RUNTIME_NAMESPACE).svc.cluster.local.`,
     );
   }
-  if (spec.concurrent !== defaultConcurrency) args.push(`--concurrent=${spec.concurrent}`);
-  if (spec.component === 'kustomize-controller' || spec.component === 'helm-controller') {
+  if (spec.concurrent !== defaultConcurrency)
+    args.push(`--concurrent=${spec.concurrent}`);
+  if (
+    spec.component === 'kustomize-controller' ||
+    spec.component === 'helm-controller'
+  ) {
     args.push('--requeue-dependency=5s');
   }
   if (spec.noCrossNamespaceRefs) args.push('--no-cross-namespace-refs=true');
@@ -36,7 +47,8 @@ export function controllerArgs(spec: ControllerSpec, defaultConcurrency: number)
   if (spec.defaultServiceAccount) {
     args.push(`--default-service-account=${spec.defaultServiceAccount}`);
   }
-  if (spec.selector !== undefined) args.push(`--watch-label-selector=${spec.selector}`);
+  if (spec.selector !== undefined)
+    args.push(`--watch-label-selector=${spec.selector}`);
   return args;
 }
 
@@ -60,7 +72,8 @@ export function controllerDeployment(
     labels['fluxcd.controlplane.io/namespace'] = spec.instance;
   }
   const annotations: Record<string, string> = {};
-  if (spec.name !== spec.component) annotations['sharding.fluxcd.io/role'] = 'shard';
+  if (spec.name !== spec.component)
+    annotations['sharding.fluxcd.io/role'] = 'shard';
   const tag = release.controllerTags[spec.component] ?? release.version;
   const ready = spec.replicas;
   return {
@@ -81,7 +94,10 @@ export function controllerDeployment(
       template: {
         metadata: {
           labels: { app: spec.name },
-          annotations: { 'prometheus.io/port': '8080', 'prometheus.io/scrape': 'true' },
+          annotations: {
+            'prometheus.io/port': '8080',
+            'prometheus.io/scrape': 'true',
+          },
         },
         spec: {
           serviceAccountName: spec.component,
@@ -91,7 +107,10 @@ export function controllerDeployment(
               image: `ghcr.io/fluxcd/${spec.component}:${tag}`,
               args: controllerArgs(spec, defaultConcurrency),
               env: [
-                { name: 'RUNTIME_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+                {
+                  name: 'RUNTIME_NAMESPACE',
+                  valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } },
+                },
               ],
               ports: [
                 { containerPort: 8080, name: 'http-prom', protocol: 'TCP' },
@@ -109,7 +128,12 @@ export function controllerDeployment(
     status: {
       observedGeneration: 1,
       ...(ready > 0
-        ? { replicas: ready, readyReplicas: ready, availableReplicas: ready, updatedReplicas: ready }
+        ? {
+            replicas: ready,
+            readyReplicas: ready,
+            availableReplicas: ready,
+            updatedReplicas: ready,
+          }
         : {}),
       conditions: [
         {
@@ -134,7 +158,10 @@ export function controllerDeployment(
 }
 
 /** The flux-operator Deployment (not a Flux controller: no `app.kubernetes.io/part-of=flux`). */
-export function operatorDeployment(meta: { uid: string; created: string }): Record<string, unknown> {
+export function operatorDeployment(meta: {
+  uid: string;
+  created: string;
+}): Record<string, unknown> {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -161,7 +188,11 @@ export function operatorDeployment(meta: { uid: string; created: string }): Reco
             {
               name: 'manager',
               image: `ghcr.io/controlplaneio-fluxcd/flux-operator:${FLUX_OPERATOR_VERSION}`,
-              args: ['--log-level=info', '--log-encoding=json', '--enable-leader-election'],
+              args: [
+                '--log-level=info',
+                '--log-encoding=json',
+                '--enable-leader-election',
+              ],
             },
           ],
         },
@@ -205,7 +236,9 @@ export function customResourceDefinition(
             'app.kubernetes.io/instance': 'flux-system',
             'app.kubernetes.io/part-of': 'flux',
             'app.kubernetes.io/version': release.version,
-            ...(operator ? { 'app.kubernetes.io/managed-by': 'flux-operator' } : {}),
+            ...(operator
+              ? { 'app.kubernetes.io/managed-by': 'flux-operator' }
+              : {}),
           },
     },
     spec: {
@@ -226,10 +259,17 @@ export function customResourceDefinition(
         ...(i > 0 && version.includes('beta')
           ? {
               deprecated: true,
-              deprecationWarning: `${groupVersion(type.group, version)} ${type.kind} is deprecated, upgrade to ${versions[0]}`,
+              deprecationWarning: `${groupVersion(type.group, version)} ${
+                type.kind
+              } is deprecated, upgrade to ${versions[0]}`,
             }
           : {}),
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            'x-kubernetes-preserve-unknown-fields': true,
+          },
+        },
         subresources: type.statusSubresource ? { status: {} } : {},
         additionalPrinterColumns: type.columns.map(c => ({
           name: c.name,
@@ -277,10 +317,20 @@ function componentOfGroup(group: string): string {
   }
 }
 
-function operatorStatus(kind: string, meta: Meta, facts: StatusFacts): Record<string, unknown> {
+function operatorStatus(
+  kind: string,
+  meta: Meta,
+  facts: StatusFacts,
+): Record<string, unknown> {
   return {
     observedGeneration: meta.generation,
-    conditions: conditionsFor(kind, facts.state, facts.detail, meta.generation, facts.since),
+    conditions: conditionsFor(
+      kind,
+      facts.state,
+      facts.detail,
+      meta.generation,
+      facts.since,
+    ),
   };
 }
 
@@ -292,9 +342,7 @@ export function fluxInstance(
   facts: StatusFacts,
   revisionDigest: string,
 ): Record<string, unknown> {
-  const components = [
-    ...new Set(instance.controllers.map(c => c.component)),
-  ];
+  const components = [...new Set(instance.controllers.map(c => c.component))];
   const spec: Record<string, unknown> = {
     distribution: {
       version: `2.${release.minor}.x`,
@@ -355,7 +403,14 @@ export function fluxReport(
   meta: Meta,
   release: FluxRelease,
   facts: StatusFacts,
-  counts: Array<{ kind: string; apiVersion: string; ready: number; failing: number; suspended: number; total: number }>,
+  counts: Array<{
+    kind: string;
+    apiVersion: string;
+    ready: number;
+    failing: number;
+    suspended: number;
+    total: number;
+  }>,
 ): Record<string, unknown> {
   return {
     apiVersion: 'fluxcd.controlplane.io/v1',
@@ -377,7 +432,12 @@ export function fluxReport(
       reconcilers: counts.map(c => ({
         apiVersion: c.apiVersion,
         kind: c.kind,
-        stats: { running: c.ready, failing: c.failing, suspended: c.suspended, totalSize: `${c.total}` },
+        stats: {
+          running: c.ready,
+          failing: c.failing,
+          suspended: c.suspended,
+          totalSize: `${c.total}`,
+        },
       })),
     },
     status: operatorStatus('FluxReport', meta, facts),
@@ -393,7 +453,10 @@ export function resourceSet(
 ): Record<string, unknown> {
   const status = operatorStatus('ResourceSet', meta, facts);
   status.inventory = {
-    entries: generated.map(name => ({ id: `${meta.namespace}_${name}_kustomize.toolkit.fluxcd.io_Kustomization`, v: 'v1' })),
+    entries: generated.map(name => ({
+      id: `${meta.namespace}_${name}_kustomize.toolkit.fluxcd.io_Kustomization`,
+      v: 'v1',
+    })),
   };
   return {
     apiVersion: 'fluxcd.controlplane.io/v1',
@@ -412,7 +475,10 @@ export function resourceSet(
         {
           apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
           kind: 'Kustomization',
-          metadata: { name: 'preview-<< inputs.id >>', namespace: meta.namespace },
+          metadata: {
+            name: 'preview-<< inputs.id >>',
+            namespace: meta.namespace,
+          },
           spec: { interval: '10m', path: './deploy/preview', prune: true },
         },
       ],
@@ -429,7 +495,11 @@ export function resourceSetInputProvider(
   inputs: Array<{ id: string; sha: string }>,
 ): Record<string, unknown> {
   const status = operatorStatus('ResourceSetInputProvider', meta, facts);
-  status.exportedInputs = inputs.map(i => ({ id: i.id, sha: i.sha, branch: `feature-${i.id}` }));
+  status.exportedInputs = inputs.map(i => ({
+    id: i.id,
+    sha: i.sha,
+    branch: `feature-${i.id}`,
+  }));
   return {
     apiVersion: 'fluxcd.controlplane.io/v1',
     kind: 'ResourceSetInputProvider',
@@ -440,7 +510,11 @@ export function resourceSetInputProvider(
       generation: meta.generation,
       creationTimestamp: meta.created,
     },
-    spec: { type: 'GitHubPullRequest', url: spec.url, filter: { labels: ['deploy/preview'] } },
+    spec: {
+      type: 'GitHubPullRequest',
+      url: spec.url,
+      filter: { labels: ['deploy/preview'] },
+    },
     status,
   };
 }

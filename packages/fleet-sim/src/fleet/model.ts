@@ -96,6 +96,10 @@ export interface MalformedRecord {
 }
 
 /** The key of a Flux object inside its cluster: `namespace/kind/name`. */
-export function recordKey(kind: string, namespace: string, name: string): string {
+export function recordKey(
+  kind: string,
+  namespace: string,
+  name: string,
+): string {
   return `${namespace}/${kind}/${name}`;
 }

@@ -106,7 +106,9 @@ export interface ServiceIdentity {
  * each cluster deploys a subset of this pool.
  */
 export function servicePool(size: number, random: Random): ServiceIdentity[] {
-  const pool: ServiceIdentity[] = [{ name: ALWAYS_DEPLOYED_SERVICE, team: 'shop' }];
+  const pool: ServiceIdentity[] = [
+    { name: ALWAYS_DEPLOYED_SERVICE, team: 'shop' },
+  ];
   const seen = new Set([ALWAYS_DEPLOYED_SERVICE]);
   const combos: ServiceIdentity[] = [];
   for (const suffix of SERVICE_SUFFIXES) {
@@ -160,11 +162,17 @@ export function clusterNames(count: number): string[] {
   const seen = new Set<string>();
   let round = 0;
   while (names.length < count) {
-    for (let i = 0; i < REGIONS.length * ENVIRONMENTS.length && names.length < count; i++) {
+    for (
+      let i = 0;
+      i < REGIONS.length * ENVIRONMENTS.length && names.length < count;
+      i++
+    ) {
       const env = ENVIRONMENTS[i % ENVIRONMENTS.length];
-      const region = REGIONS[Math.floor(i / ENVIRONMENTS.length + i) % REGIONS.length];
+      const region =
+        REGIONS[Math.floor(i / ENVIRONMENTS.length + i) % REGIONS.length];
       const base = `${env}-${region}`;
-      const name = round === 0 ? base : `${base}-${String.fromCharCode(97 + round)}`;
+      const name =
+        round === 0 ? base : `${base}-${String.fromCharCode(97 + round)}`;
       if (seen.has(name)) continue;
       seen.add(name);
       names.push(name);

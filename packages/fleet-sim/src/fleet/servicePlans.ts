@@ -28,11 +28,20 @@ export interface ServicePlan {
   /** `helm`: the Kustomization applies a HelmRelease, which deploys the workloads. */
   mode: 'kustomize' | 'helm';
   /** The Kustomization's source. */
-  source: { kind: 'GitRepository' | 'OCIRepository'; name: string; namespace: string; own: boolean };
+  source: {
+    kind: 'GitRepository' | 'OCIRepository';
+    name: string;
+    namespace: string;
+    own: boolean;
+  };
   /** Shard label of the service's own source when it differs from the team's (cross-shard problem). */
   ownSourceShardLabel?: string;
   /** The HelmRelease's chart: from the team's HelmRepository (generates a HelmChart) or an OCIRepository. */
-  chart: { via: 'HelmRepository' | 'OCIRepository'; version: string; labelled: boolean };
+  chart: {
+    via: 'HelmRepository' | 'OCIRepository';
+    version: string;
+    labelled: boolean;
+  };
   /** The Kustomization (kustomize mode) or HelmRelease (helm mode) dependency. */
   dependsOn: SpecRef[];
   serviceAccountName: string | null;
@@ -95,11 +104,15 @@ function semver(random: Random): string {
 export function planServices(plan: ClusterPlan, random: Random): ServicePlan[] {
   const plans: ServicePlan[] = [];
   for (const team of plan.teams) {
-    const services = [...team.services].sort((a, b) => (a.name < b.name ? -1 : 1));
+    const services = [...team.services].sort((a, b) =>
+      a.name < b.name ? -1 : 1,
+    );
     const instance = plan.instances.find(i => i.namespace === team.instance)!;
     const byName = new Map<string, ServicePlan>();
     services.forEach((service, index) => {
-      const mode: ServicePlan['mode'] = random.chance(0.35) ? 'helm' : 'kustomize';
+      const mode: ServicePlan['mode'] = random.chance(0.35)
+        ? 'helm'
+        : 'kustomize';
       const sourceDraw = random.next();
       const own = sourceDraw < 0.3;
       const oci = !own && sourceDraw < 0.4;
@@ -110,14 +123,25 @@ export function planServices(plan: ClusterPlan, random: Random): ServicePlan[] {
         own: false,
       };
       if (own) {
-        source = { kind: 'GitRepository', name: service.name, namespace: team.namespace, own: true };
+        source = {
+          kind: 'GitRepository',
+          name: service.name,
+          namespace: team.namespace,
+          own: true,
+        };
       } else if (oci) {
-        source = { kind: 'OCIRepository', name: `${service.name}-manifests`, namespace: team.namespace, own: true };
+        source = {
+          kind: 'OCIRepository',
+          name: `${service.name}-manifests`,
+          namespace: team.namespace,
+          own: true,
+        };
       }
       const workloads = [service.name];
       if (random.chance(0.2)) workloads.push(`${service.name}-canary`);
       // Under lockdown some objects rely on the default service account; elsewhere the tenant's is set.
-      const serviceAccountName = instance.lockdown && random.chance(0.2) ? null : team.team;
+      const serviceAccountName =
+        instance.lockdown && random.chance(0.2) ? null : team.team;
       const state = random.weighted<ReconcileStateName>(
         mode === 'helm'
           ? [
@@ -151,9 +175,13 @@ export function planServices(plan: ClusterPlan, random: Random): ServicePlan[] {
         },
         dependsOn,
         serviceAccountName,
+        // The demo's catalog has a Component checkout: its objects always carry the label, so every cluster
+        // links some of them to it whatever the Flux version (HelmReleases have an inventory from 2.8 only).
         labelled: {
-          kustomization: random.chance(0.35),
-          helmRelease: random.chance(0.35),
+          kustomization:
+            service.name === ALWAYS_DEPLOYED_SERVICE || random.chance(0.35),
+          helmRelease:
+            service.name === ALWAYS_DEPLOYED_SERVICE || random.chance(0.35),
           source: random.chance(0.5),
         },
         workloads,
@@ -161,13 +189,19 @@ export function planServices(plan: ClusterPlan, random: Random): ServicePlan[] {
         suspended: random.chance(0.02),
         generationAhead: random.chance(0.4),
         kustomizationState: random.chance(0.97) ? 'ready' : 'failed',
-        problem: { labels: [], on: { kustomization: [], helmRelease: [], helmChart: [] } },
+        problem: {
+          labels: [],
+          on: { kustomization: [], helmRelease: [], helmChart: [] },
+        },
       };
       if (state === 'failed' || state === 'stalled') {
         const kind = mode === 'helm' ? 'HelmRelease' : 'Kustomization';
         servicePlan.failure =
           state === 'stalled'
-            ? { reason: 'RetriesExceeded', message: 'Failed to upgrade after 3 attempt(s)' }
+            ? {
+                reason: 'RetriesExceeded',
+                message: 'Failed to upgrade after 3 attempt(s)',
+              }
             : typicalFailure(kind, random.int(0, 2), {
                 namespace: team.namespace,
                 name: service.name,
@@ -193,11 +227,16 @@ function settleDependencies(plans: ServicePlan[]): void {
   for (const p of plans) {
     if (p.problem.labels.includes('dependency-cycle')) continue;
     for (const dep of p.dependsOn) {
-      const target = index.get(`${dep.namespace ?? p.team.namespace}/${dep.name}`);
+      const target = index.get(
+        `${dep.namespace ?? p.team.namespace}/${dep.name}`,
+      );
       if (!target) {
         if (p.problem.labels.includes('missing-dependency')) {
           const ns = dep.namespace ?? p.team.namespace;
-          const kind = p.mode === 'helm' ? 'HelmRelease.helm.toolkit.fluxcd.io' : 'Kustomization.kustomize.toolkit.fluxcd.io';
+          const kind =
+            p.mode === 'helm'
+              ? 'HelmRelease.helm.toolkit.fluxcd.io'
+              : 'Kustomization.kustomize.toolkit.fluxcd.io';
           p.state = 'blocked';
           p.failure = {
             reason: 'DependencyNotReady',
@@ -220,7 +259,11 @@ function settleDependencies(plans: ServicePlan[]): void {
   }
 }
 
-function applyProblems(plan: ClusterPlan, plans: ServicePlan[], random: Random): void {
+function applyProblems(
+  plan: ClusterPlan,
+  plans: ServicePlan[],
+  random: Random,
+): void {
   const used = new Set<ServicePlan>();
   const take = (
     filter: (p: ServicePlan) => boolean,
@@ -264,8 +307,12 @@ function applyProblems(plan: ClusterPlan, plans: ServicePlan[], random: Random):
   }
 
   if (problems.crossShard) {
-    const sharded = plan.teams.filter(t => t.instance === 'flux-system' && t.shard !== 'main');
-    const shards = plan.instances[0].shards.filter(s => s !== problems.scaledDownShard);
+    const sharded = plan.teams.filter(
+      t => t.instance === 'flux-system' && t.shard !== 'main',
+    );
+    const shards = plan.instances[0].shards.filter(
+      s => s !== problems.scaledDownShard,
+    );
     for (const p of take(s => sharded.includes(s.team), 1)) {
       const other = shards.find(s => s !== p.team.shard) ?? 'main';
       p.source = {
@@ -281,7 +328,10 @@ function applyProblems(plan: ClusterPlan, plans: ServicePlan[], random: Random):
 
   if (problems.helmChartOffShard) {
     const picked = take(
-      s => s.team.instance === 'flux-system' && s.team.shard !== 'main' && s.team.shard !== problems.scaledDownShard,
+      s =>
+        s.team.instance === 'flux-system' &&
+        s.team.shard !== 'main' &&
+        s.team.shard !== problems.scaledDownShard,
       1,
     );
     for (const p of picked) {
@@ -299,7 +349,12 @@ function applyProblems(plan: ClusterPlan, plans: ServicePlan[], random: Random):
       const lockdown = plan.instances[0].lockdown;
       for (const p of take(s => s.team === a, 1)) {
         p.mode = 'kustomize';
-        p.source = { kind: 'GitRepository', name: `${b.team}-apps`, namespace: b.namespace, own: false };
+        p.source = {
+          kind: 'GitRepository',
+          name: `${b.team}-apps`,
+          namespace: b.namespace,
+          own: false,
+        };
         p.dependsOn = [];
         mark(p, 'kustomization', 'cross-tenant-reference');
         if (lockdown) {
@@ -314,7 +369,9 @@ function applyProblems(plan: ClusterPlan, plans: ServicePlan[], random: Random):
       const targets = plans.filter(s => s.team === b && s.mode === 'kustomize');
       if (targets.length > 0) {
         for (const p of take(s => s.team === a && s.mode === 'kustomize', 1)) {
-          p.dependsOn = [{ name: targets[0].service.name, namespace: b.namespace }];
+          p.dependsOn = [
+            { name: targets[0].service.name, namespace: b.namespace },
+          ];
           mark(p, 'kustomization', 'cross-tenant-reference');
         }
       }
@@ -330,7 +387,8 @@ function applyProblems(plan: ClusterPlan, plans: ServicePlan[], random: Random):
   }
 
   if (problems.scaledDownShard) {
-    const onShard = (p: ServicePlan) => p.team.shard === problems.scaledDownShard;
+    const onShard = (p: ServicePlan) =>
+      p.team.shard === problems.scaledDownShard;
     take(onShard, 3).forEach((p, i) => {
       p.mode = 'helm';
       p.state = 'ready';
@@ -347,7 +405,10 @@ function applyProblems(plan: ClusterPlan, plans: ServicePlan[], random: Random):
   }
 
   if (problems.missingDependency) {
-    for (const p of take(s => s.mode === 'kustomize' && s.team.instance === 'flux-system', 1)) {
+    for (const p of take(
+      s => s.mode === 'kustomize' && s.team.instance === 'flux-system',
+      1,
+    )) {
       p.dependsOn = [{ name: 'platform-crds', namespace: 'flux-system' }];
       mark(p, 'kustomization', 'missing-dependency');
     }
@@ -374,7 +435,11 @@ function applyProblems(plan: ClusterPlan, plans: ServicePlan[], random: Random):
 
   if (problems.dependencyCycle) {
     const team = plan.teams.find(
-      t => t.instance === 'flux-system' && plans.filter(p => p.team === t && p.mode === 'kustomize' && !used.has(p)).length >= 2,
+      t =>
+        t.instance === 'flux-system' &&
+        plans.filter(
+          p => p.team === t && p.mode === 'kustomize' && !used.has(p),
+        ).length >= 2,
     );
     if (team) {
       const [a, b] = take(s => s.team === team && s.mode === 'kustomize', 2);
@@ -403,7 +468,10 @@ function applyProblems(plan: ClusterPlan, plans: ServicePlan[], random: Random):
     if (p.problem.labels.length > 0) continue;
     p.dependsOn = p.dependsOn.filter(d => {
       const target = byKey.get(`${d.namespace ?? p.team.namespace}/${d.name}`);
-      return !target || (target.mode === p.mode && target.problem.labels.length === 0);
+      return (
+        !target ||
+        (target.mode === p.mode && target.problem.labels.length === 0)
+      );
     });
   }
 }

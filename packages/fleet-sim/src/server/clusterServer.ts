@@ -2,7 +2,12 @@
  * The HTTP(S) server of one simulated cluster: bearer-token authentication (an admin and a read-only user),
  * faults (down, hang, latency, throttling), discovery, and the resource verbs. One listening port per cluster.
  */
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { ApiError, methodNotAllowed, qualifiedResource } from '../api/apiError';
@@ -10,8 +15,20 @@ import { wantsTable, tableVersion, type IncludeObject } from '../api/table';
 import type { SimulatedCluster } from '../sim/simulatedCluster';
 import { setMalformed } from '../sim/malformed';
 import type { Faults } from '../sim/faults';
-import { coreVersions, groupList, groupOne, resourceList, versionDocument } from './discovery';
-import { mediaType, parseBody, readBody, sendError, sendJson } from './httpBasics';
+import {
+  coreVersions,
+  groupList,
+  groupOne,
+  resourceList,
+  versionDocument,
+} from './discovery';
+import {
+  mediaType,
+  parseBody,
+  readBody,
+  sendError,
+  sendJson,
+} from './httpBasics';
 import { openApiDocument, openApiIndex } from './openapi';
 import * as verbs from './resourceRequests';
 import { startWatch, type OpenWatch } from './watch';
@@ -41,7 +58,11 @@ export interface ClusterServerOptions {
 }
 
 /** The Kubernetes verb of a request. */
-function verbOf(method: string, named: boolean, watching: boolean): string | undefined {
+function verbOf(
+  method: string,
+  named: boolean,
+  watching: boolean,
+): string | undefined {
   switch (method) {
     case 'GET':
       if (named) return 'get';
@@ -60,7 +81,11 @@ function verbOf(method: string, named: boolean, watching: boolean): string | und
 }
 
 function notFoundPath(): ApiError {
-  return new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+  return new ApiError(
+    404,
+    'NotFound',
+    'the server could not find the requested resource',
+  );
 }
 
 /** Serves one simulated cluster. */
@@ -84,7 +109,10 @@ export class ClusterServer {
       this.handle(req, res).catch(error => sendError(res, error));
     };
     const server = this.options.tls
-      ? createHttpsServer({ key: this.options.tls.key, cert: this.options.tls.cert }, handler)
+      ? createHttpsServer(
+          { key: this.options.tls.key, cert: this.options.tls.cert },
+          handler,
+        )
       : createHttpServer(handler);
     server.keepAliveTimeout = 65_000;
     server.on('connection', socket => {
@@ -100,7 +128,9 @@ export class ClusterServer {
 
   /** The URL clients use. */
   get url(): string {
-    return `${this.options.tls ? 'https' : 'http'}://${this.options.host}:${this.port}`;
+    return `${this.options.tls ? 'https' : 'http'}://${this.options.host}:${
+      this.port
+    }`;
   }
 
   async listen(): Promise<void> {
@@ -123,7 +153,9 @@ export class ClusterServer {
     for (const watch of [...this.watches]) watch.close();
     if (!this.listening) return;
     this.listening = false;
-    const closed = new Promise<void>(resolve => this.server.close(() => resolve()));
+    const closed = new Promise<void>(resolve =>
+      this.server.close(() => resolve()),
+    );
     for (const socket of this.sockets) socket.destroy();
     await closed;
     this.server = this.createServer();
@@ -133,8 +165,10 @@ export class ClusterServer {
   async applyFaults(change: Partial<Faults>): Promise<void> {
     const faults = this.cluster.faults;
     Object.assign(faults, change);
-    if (change.expireWatches) for (const watch of [...this.watches]) watch.expire();
-    if (change.malformed !== undefined) setMalformed(this.cluster, change.malformed);
+    if (change.expireWatches)
+      for (const watch of [...this.watches]) watch.expire();
+    if (change.malformed !== undefined)
+      setMalformed(this.cluster, change.malformed);
     if (change.down === true) await this.stop();
     if (change.down === false) await this.listen();
   }
@@ -148,15 +182,21 @@ export class ClusterServer {
     }
     const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
     if (!m) return undefined;
-    if (m[1] === this.cluster.adminToken) return { name: 'flux-fleet-admin', admin: true };
-    if (m[1] === this.cluster.readOnlyToken) return { name: 'flux-fleet-readonly', admin: false };
+    if (m[1] === this.cluster.adminToken)
+      return { name: 'flux-fleet-admin', admin: true };
+    if (m[1] === this.cluster.readOnlyToken)
+      return { name: 'flux-fleet-readonly', admin: false };
     return undefined;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
     const { faults } = this.cluster;
     if (faults.hang) return; // accepted, never answered
-    if (faults.latencyMs > 0) await new Promise(r => setTimeout(r, faults.latencyMs));
+    if (faults.latencyMs > 0)
+      await new Promise(r => setTimeout(r, faults.latencyMs));
     const url = new URL(req.url ?? '/', 'http://simulated');
     const path = url.pathname.replace(/\/+$/, '') || '/';
 
@@ -171,19 +211,32 @@ export class ClusterServer {
       sendJson(
         res,
         429,
-        new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', {
-          retryAfterSeconds: retry,
-        }).toStatus(),
+        new ApiError(
+          429,
+          'TooManyRequests',
+          'Too many requests, please try again later.',
+          {
+            retryAfterSeconds: retry,
+          },
+        ).toStatus(),
       );
       return;
     }
     if (path === '/version') {
-      sendJson(res, 200, versionDocument(this.cluster.kubernetesVersion, this.cluster.gitCommit));
+      sendJson(
+        res,
+        200,
+        versionDocument(this.cluster.kubernetesVersion, this.cluster.gitCommit),
+      );
       return;
     }
     const user = this.authenticate(req);
     if (!user) {
-      sendJson(res, 401, new ApiError(401, 'Unauthorized', 'Unauthorized').toStatus());
+      sendJson(
+        res,
+        401,
+        new ApiError(401, 'Unauthorized', 'Unauthorized').toStatus(),
+      );
       return;
     }
     const { served } = this.cluster;
@@ -217,10 +270,17 @@ export class ClusterServer {
       }
       if (segments[0] === 'openapi' && segments[1] === 'v3') {
         const [group, version] =
-          segments[2] === 'api' ? ['', segments[3]] : [segments[3], segments[4]];
+          segments[2] === 'api'
+            ? ['', segments[3]]
+            : [segments[3], segments[4]];
         const doc =
           segments.length === (segments[2] === 'api' ? 4 : 5)
-            ? openApiDocument(served, group, version, this.cluster.kubernetesVersion)
+            ? openApiDocument(
+                served,
+                group,
+                version,
+                this.cluster.kubernetesVersion,
+              )
             : undefined;
         if (!doc) throw notFoundPath();
         sendJson(res, 200, doc);
@@ -237,15 +297,25 @@ export class ClusterServer {
       req.method === 'POST' &&
       path === '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews'
     ) {
-      const review = parseBody(await readBody(req), req.headers['content-type']);
-      const verb = review?.spec?.resourceAttributes?.verb ?? review?.spec?.nonResourceAttributes?.verb;
+      const review = parseBody(
+        await readBody(req),
+        req.headers['content-type'],
+      );
+      const verb =
+        review?.spec?.resourceAttributes?.verb ??
+        review?.spec?.nonResourceAttributes?.verb;
       const allowed = user.admin || READ_VERBS.has(verb);
       sendJson(res, 201, {
         kind: 'SelfSubjectAccessReview',
         apiVersion: 'authorization.k8s.io/v1',
         metadata: { creationTimestamp: null },
         spec: review?.spec ?? {},
-        status: { allowed, ...(allowed ? {} : { reason: `${user.name} may only get, list and watch` }) },
+        status: {
+          allowed,
+          ...(allowed
+            ? {}
+            : { reason: `${user.name} may only get, list and watch` }),
+        },
       });
       return;
     }
@@ -269,7 +339,11 @@ export class ClusterServer {
     let plural: string;
     let name: string | undefined;
     let subresource: string | undefined;
-    if (rest[0] === 'namespaces' && rest.length >= 3 && this.cluster.resolve(group, version, rest[2])) {
+    if (
+      rest[0] === 'namespaces' &&
+      rest.length >= 3 &&
+      this.cluster.resolve(group, version, rest[2])
+    ) {
       namespace = decodeURIComponent(rest[1]);
       plural = rest[2];
       name = rest[3] !== undefined ? decodeURIComponent(rest[3]) : undefined;
@@ -282,21 +356,38 @@ export class ClusterServer {
     const resolved = this.cluster.resolve(group, version, plural);
     if (!resolved) throw notFoundPath();
     const { type } = resolved.served;
-    if ((namespace !== undefined && !type.namespaced) || (subresource !== undefined && subresource !== 'status') || (subresource === 'status' && !type.statusSubresource)) {
+    if (
+      (namespace !== undefined && !type.namespaced) ||
+      (subresource !== undefined && subresource !== 'status') ||
+      (subresource === 'status' && !type.statusSubresource)
+    ) {
       throw notFoundPath();
     }
-    const target: verbs.Target = { type, version: resolved.version, namespace, name, subresource };
+    const target: verbs.Target = {
+      type,
+      version: resolved.version,
+      namespace,
+      name,
+      subresource,
+    };
     const query = url.searchParams;
-    const watching = query.get('watch') === 'true' || query.get('watch') === '1';
+    const watching =
+      query.get('watch') === 'true' || query.get('watch') === '1';
     const verb = verbOf(req.method ?? 'GET', name !== undefined, watching);
     if (!verb) throw methodNotAllowed();
     if (!user.admin && !READ_VERBS.has(verb)) {
-      const where = namespace ? ` in the namespace "${namespace}"` : ' at the cluster scope';
+      const where = namespace
+        ? ` in the namespace "${namespace}"`
+        : ' at the cluster scope';
       const resource = subresource ? `${plural}/${subresource}` : plural;
       throw new ApiError(
         403,
         'Forbidden',
-        `${qualifiedResource(type)}${name ? ` "${name}"` : ''} is forbidden: User "${user.name}" cannot ${verb} resource "${resource}" in API group "${group}"${where}${
+        `${qualifiedResource(type)}${
+          name ? ` "${name}"` : ''
+        } is forbidden: User "${
+          user.name
+        }" cannot ${verb} resource "${resource}" in API group "${group}"${where}${
           user.anonymous
             ? ' (no credentials were sent: kubectl sends none over plain HTTP; start fleet-sim with --tls to use the admin context)'
             : ''
@@ -308,7 +399,8 @@ export class ClusterServer {
     const table = wantsTable(accept)
       ? {
           apiVersion: tableVersion(accept!),
-          include: ((query.get('includeObject') as IncludeObject | null) ?? 'Metadata'),
+          include:
+            (query.get('includeObject') as IncludeObject | null) ?? 'Metadata',
         }
       : undefined;
 
@@ -339,15 +431,28 @@ export class ClusterServer {
           },
           req,
           res,
-          { bookmarkIntervalMs: this.options.bookmarkIntervalMs, registry: this.watches },
+          {
+            bookmarkIntervalMs: this.options.bookmarkIntervalMs,
+            registry: this.watches,
+          },
         );
         return;
       }
       case 'create':
-        answer = verbs.create(this.cluster, target, parseBody(await readBody(req), req.headers['content-type']), query);
+        answer = verbs.create(
+          this.cluster,
+          target,
+          parseBody(await readBody(req), req.headers['content-type']),
+          query,
+        );
         break;
       case 'update':
-        answer = verbs.update(this.cluster, target, parseBody(await readBody(req), req.headers['content-type']), query);
+        answer = verbs.update(
+          this.cluster,
+          target,
+          parseBody(await readBody(req), req.headers['content-type']),
+          query,
+        );
         break;
       case 'patch':
         answer = verbs.patch(

@@ -9,7 +9,10 @@ import { groupVersion, type ServedResource } from '../api/resourceTypes';
 const AUTHORIZATION_GROUP = 'authorization.k8s.io';
 
 /** The `/version` document. */
-export function versionDocument(kubernetesVersion: string, gitCommit: string): Record<string, unknown> {
+export function versionDocument(
+  kubernetesVersion: string,
+  gitCommit: string,
+): Record<string, unknown> {
   const [major, minor] = kubernetesVersion.replace(/^v/, '').split('.');
   return {
     major,
@@ -24,11 +27,21 @@ export function versionDocument(kubernetesVersion: string, gitCommit: string): R
   };
 }
 
-function storageVersionHash(group: string, version: string, kind: string): string {
-  return createHash('sha256').update(`${group}/${version}/${kind}`).digest('base64').slice(0, 11);
+function storageVersionHash(
+  group: string,
+  version: string,
+  kind: string,
+): string {
+  return createHash('sha256')
+    .update(`${group}/${version}/${kind}`)
+    .digest('base64')
+    .slice(0, 11);
 }
 
-function resourceEntries(served: ServedResource, version: string): Array<Record<string, unknown>> {
+function resourceEntries(
+  served: ServedResource,
+  version: string,
+): Array<Record<string, unknown>> {
   const { type } = served;
   const entries: Array<Record<string, unknown>> = [
     {
@@ -77,12 +90,20 @@ function versionPriority(version: string): number {
   return stage * 1_000_000 + major * 1000 + Number(m[3] ?? 0);
 }
 
-function groupDocument(name: string, versions: string[]): Record<string, unknown> {
-  const sorted = [...versions].sort((a, b) => versionPriority(b) - versionPriority(a));
+function groupDocument(
+  name: string,
+  versions: string[],
+): Record<string, unknown> {
+  const sorted = [...versions].sort(
+    (a, b) => versionPriority(b) - versionPriority(a),
+  );
   return {
     name,
     versions: sorted.map(v => ({ groupVersion: `${name}/${v}`, version: v })),
-    preferredVersion: { groupVersion: `${name}/${sorted[0]}`, version: sorted[0] },
+    preferredVersion: {
+      groupVersion: `${name}/${sorted[0]}`,
+      version: sorted[0],
+    },
   };
 }
 
@@ -100,15 +121,24 @@ export function groupList(served: ServedResource[]): Record<string, unknown> {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: [...groups(served)].map(([name, versions]) => groupDocument(name, versions)),
+    groups: [...groups(served)].map(([name, versions]) =>
+      groupDocument(name, versions),
+    ),
   };
 }
 
 /** `/apis/<group>`, or undefined when the group is not served. */
-export function groupOne(served: ServedResource[], group: string): Record<string, unknown> | undefined {
+export function groupOne(
+  served: ServedResource[],
+  group: string,
+): Record<string, unknown> | undefined {
   const versions = groups(served).get(group);
   if (!versions) return undefined;
-  return { kind: 'APIGroup', apiVersion: 'v1', ...groupDocument(group, versions) };
+  return {
+    kind: 'APIGroup',
+    apiVersion: 'v1',
+    ...groupDocument(group, versions),
+  };
 }
 
 /** `/api/v1` or `/apis/<group>/<version>`, or undefined when not served. */
@@ -133,7 +163,9 @@ export function resourceList(
       ],
     };
   }
-  const entries = served.filter(s => s.type.group === group && s.versions.includes(version));
+  const entries = served.filter(
+    s => s.type.group === group && s.versions.includes(version),
+  );
   if (entries.length === 0) return undefined;
   return {
     kind: 'APIResourceList',

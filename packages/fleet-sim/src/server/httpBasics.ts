@@ -10,7 +10,9 @@ export function sendJson(
   body: unknown,
   contentType = 'application/json',
 ): void {
-  const payload = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
+  const payload = Buffer.isBuffer(body)
+    ? body
+    : Buffer.from(JSON.stringify(body));
   res.writeHead(status, {
     'Content-Type': contentType,
     'Content-Length': payload.length,
@@ -28,18 +30,31 @@ export function sendError(res: ServerResponse, error: unknown): void {
   const apiError =
     error instanceof ApiError
       ? error
-      : new ApiError(500, 'InternalError', `Internal error occurred: ${String((error as Error)?.message ?? error)}`);
+      : new ApiError(
+          500,
+          'InternalError',
+          `Internal error occurred: ${String(
+            (error as Error)?.message ?? error,
+          )}`,
+        );
   sendJson(res, apiError.code, apiError.toStatus());
 }
 
 /** Reads a request body, refusing bodies above the limit (kube-apiserver's is 3 MiB). */
-export async function readBody(req: IncomingMessage, limit = 3 * 1024 * 1024): Promise<Buffer> {
+export async function readBody(
+  req: IncomingMessage,
+  limit = 3 * 1024 * 1024,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
     if (size > limit) {
-      throw new ApiError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
+      throw new ApiError(
+        413,
+        'RequestEntityTooLarge',
+        'Request entity too large: limit is 3145728',
+      );
     }
     chunks.push(chunk as Buffer);
   }
@@ -62,7 +77,9 @@ export function parseBody(body: Buffer, contentType: string | undefined): any {
     throw new ApiError(
       400,
       'BadRequest',
-      `the body of the request could not be decoded: ${(error as Error).message}`,
+      `the body of the request could not be decoded: ${
+        (error as Error).message
+      }`,
     );
   }
 }

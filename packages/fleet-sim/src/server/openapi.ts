@@ -18,22 +18,33 @@ function schemaName(group: string, version: string, kind: string): string {
   return `${group.split('.').reverse().join('.')}.${version}.${kind}`;
 }
 
-function groupVersions(served: ServedResource[]): Array<{ group: string; version: string }> {
+function groupVersions(
+  served: ServedResource[],
+): Array<{ group: string; version: string }> {
   const seen = new Map<string, { group: string; version: string }>();
   for (const entry of served) {
     for (const version of entry.versions) {
-      seen.set(`${entry.type.group}/${version}`, { group: entry.type.group, version });
+      seen.set(`${entry.type.group}/${version}`, {
+        group: entry.type.group,
+        version,
+      });
     }
   }
   return [...seen.values()];
 }
 
 /** The `/openapi/v3` index: one entry per group-version. */
-export function openApiIndex(served: ServedResource[]): Record<string, unknown> {
+export function openApiIndex(
+  served: ServedResource[],
+): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const { group, version } of groupVersions(served)) {
     const path = gvPath(group, version);
-    const hash = createHash('sha512').update(path).digest('hex').slice(0, 128).toUpperCase();
+    const hash = createHash('sha512')
+      .update(path)
+      .digest('hex')
+      .slice(0, 128)
+      .toUpperCase();
     paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${hash}` };
   }
   return { paths };
@@ -57,7 +68,9 @@ export function openApiDocument(
   version: string,
   kubernetesVersion: string,
 ): Record<string, unknown> | undefined {
-  const entries = served.filter(s => s.type.group === group && s.versions.includes(version));
+  const entries = served.filter(
+    s => s.type.group === group && s.versions.includes(version),
+  );
   if (entries.length === 0) return undefined;
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = {};
@@ -76,7 +89,10 @@ export function openApiDocument(
       'x-kubernetes-preserve-unknown-fields': true,
       'x-kubernetes-group-version-kind': [{ ...gvk, kind: type.listKind }],
     };
-    const operation = (action: string, extra: Record<string, unknown> = {}) => ({
+    const operation = (
+      action: string,
+      extra: Record<string, unknown> = {},
+    ) => ({
       tags: [group || 'core'],
       operationId: `${action}${type.kind}`,
       responses: { '200': { description: 'OK', content: JSON_CONTENT(name) } },
@@ -84,10 +100,17 @@ export function openApiDocument(
       'x-kubernetes-group-version-kind': gvk,
       ...extra,
     });
-    const writeParams = [QUERY('dryRun'), QUERY('fieldManager'), QUERY('fieldValidation')];
+    const writeParams = [
+      QUERY('dryRun'),
+      QUERY('fieldManager'),
+      QUERY('fieldValidation'),
+    ];
     const item = {
       get: operation('get'),
-      put: operation('put', { parameters: writeParams, requestBody: { content: JSON_CONTENT(name) } }),
+      put: operation('put', {
+        parameters: writeParams,
+        requestBody: { content: JSON_CONTENT(name) },
+      }),
       patch: operation('patch', {
         parameters: [...writeParams, QUERY('force')],
         requestBody: {
@@ -100,27 +123,58 @@ export function openApiDocument(
       }),
       delete: operation('delete', { parameters: [QUERY('dryRun')] }),
       parameters: [
-        { name: 'name', in: 'path', required: true, schema: { type: 'string', uniqueItems: true } },
+        {
+          name: 'name',
+          in: 'path',
+          required: true,
+          schema: { type: 'string', uniqueItems: true },
+        },
         ...(type.namespaced
-          ? [{ name: 'namespace', in: 'path', required: true, schema: { type: 'string', uniqueItems: true } }]
+          ? [
+              {
+                name: 'namespace',
+                in: 'path',
+                required: true,
+                schema: { type: 'string', uniqueItems: true },
+              },
+            ]
           : []),
       ],
     };
     const collection = {
       get: operation('list', {
-        parameters: ['labelSelector', 'fieldSelector', 'limit', 'continue', 'resourceVersion', 'watch'].map(QUERY),
-        responses: { '200': { description: 'OK', content: JSON_CONTENT(`${name}List`) } },
+        parameters: [
+          'labelSelector',
+          'fieldSelector',
+          'limit',
+          'continue',
+          'resourceVersion',
+          'watch',
+        ].map(QUERY),
+        responses: {
+          '200': { description: 'OK', content: JSON_CONTENT(`${name}List`) },
+        },
       }),
-      post: operation('post', { parameters: writeParams, requestBody: { content: JSON_CONTENT(name) } }),
+      post: operation('post', {
+        parameters: writeParams,
+        requestBody: { content: JSON_CONTENT(name) },
+      }),
     };
-    const prefix = type.namespaced ? `${base}/namespaces/{namespace}/${type.plural}` : `${base}/${type.plural}`;
+    const prefix = type.namespaced
+      ? `${base}/namespaces/{namespace}/${type.plural}`
+      : `${base}/${type.plural}`;
     paths[prefix] = collection;
     paths[`${prefix}/{name}`] = item;
     if (type.statusSubresource) {
       paths[`${prefix}/{name}/status`] = {
         get: operation('get'),
-        put: operation('put', { parameters: writeParams, requestBody: { content: JSON_CONTENT(name) } }),
-        patch: operation('patch', { parameters: [...writeParams, QUERY('force')] }),
+        put: operation('put', {
+          parameters: writeParams,
+          requestBody: { content: JSON_CONTENT(name) },
+        }),
+        patch: operation('patch', {
+          parameters: [...writeParams, QUERY('force')],
+        }),
         parameters: item.parameters,
       };
     }

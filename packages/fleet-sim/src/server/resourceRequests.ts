@@ -14,12 +14,28 @@ import {
   invalid,
   notFound,
 } from '../api/apiError';
-import { matchesFields, needsBody, parseFieldSelector } from '../api/fieldSelector';
-import { matchesLabels, parseLabelSelector, SelectorParseError } from '../api/labelSelector';
+import {
+  matchesFields,
+  needsBody,
+  parseFieldSelector,
+} from '../api/fieldSelector';
+import {
+  matchesLabels,
+  parseLabelSelector,
+  SelectorParseError,
+} from '../api/labelSelector';
 import { applyJsonPatch, applyMergePatch } from '../api/patch';
-import { coreResourceType, groupVersion, type ResourceType } from '../api/resourceTypes';
+import {
+  coreResourceType,
+  groupVersion,
+  type ResourceType,
+} from '../api/resourceTypes';
 import { tableColumns, tableRow, type IncludeObject } from '../api/table';
-import { objectJson, parseStored, type StoredObject } from '../store/clusterStore';
+import {
+  objectJson,
+  parseStored,
+  type StoredObject,
+} from '../store/clusterStore';
 import type { SimulatedCluster } from '../sim/simulatedCluster';
 import { uuid } from '../sim/simulatedCluster';
 
@@ -67,17 +83,22 @@ interface ContinueToken {
 }
 
 function encodeContinue(token: ContinueToken): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: token.rv, start: token.start })).toString('base64');
+  return Buffer.from(
+    JSON.stringify({ v: 'meta.k8s.io/v1', rv: token.rv, start: token.start }),
+  ).toString('base64');
 }
 
 function decodeContinue(text: string): ContinueToken {
   try {
     const parsed = JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
-    if (typeof parsed.rv === 'number' && typeof parsed.start === 'string') return parsed;
+    if (typeof parsed.rv === 'number' && typeof parsed.start === 'string')
+      return parsed;
   } catch {
     // fall through
   }
-  throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  throw badRequest(
+    'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
+  );
 }
 
 /** First index in sorted keys whose key is >= the probe. */
@@ -109,7 +130,8 @@ export function list(
   const { labels, fields } = selectors(query, type.kind);
   const limitText = query.get('limit');
   const limit = limitText ? Number(limitText) : 0;
-  if (!Number.isInteger(limit) || limit < 0) throw badRequest(`invalid limit: ${limitText}`);
+  if (!Number.isInteger(limit) || limit < 0)
+    throw badRequest(`invalid limit: ${limitText}`);
   const continueText = query.get('continue');
   const token = continueText ? decodeContinue(continueText) : undefined;
   const rv = token?.rv ?? cluster.store.resourceVersion;
@@ -155,22 +177,35 @@ export function list(
     const at = Date.now();
     return {
       status: 200,
-      contentType: `application/json;as=Table;v=${table.apiVersion.split('/')[1]};g=meta.k8s.io`,
+      contentType: `application/json;as=Table;v=${
+        table.apiVersion.split('/')[1]
+      };g=meta.k8s.io`,
       body: {
         kind: 'Table',
         apiVersion: table.apiVersion,
         metadata,
         columnDefinitions: tableColumns(type),
-        rows: items.map(o => tableRow(type, parseStored(o, apiVersion, type.kind), table.include, at)),
+        rows: items.map(o =>
+          tableRow(
+            type,
+            parseStored(o, apiVersion, type.kind),
+            table.include,
+            at,
+          ),
+        ),
       },
     };
   }
   const prefixBuffer = Buffer.from(
-    `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(type.kind)},`,
+    `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(
+      type.kind,
+    )},`,
   );
   const parts: Buffer[] = [
     Buffer.from(
-      `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(type.listKind)},"metadata":${JSON.stringify(metadata)},"items":[`,
+      `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(
+        type.listKind,
+      )},"metadata":${JSON.stringify(metadata)},"items":[`,
     ),
   ];
   const comma = Buffer.from(',');
@@ -183,12 +218,21 @@ export function list(
 }
 
 function getStored(cluster: SimulatedCluster, target: Target): StoredObject {
-  const stored = cluster.store.get(target.type, target.namespace ?? '', target.name!);
+  const stored = cluster.store.get(
+    target.type,
+    target.namespace ?? '',
+    target.name!,
+  );
   if (!stored) throw notFound(target.type, target.name!);
   return stored;
 }
 
-function answerObject(target: Target, stored: StoredObject, status = 200, table?: TableRequest): Answer {
+function answerObject(
+  target: Target,
+  stored: StoredObject,
+  status = 200,
+  table?: TableRequest,
+): Answer {
   if (table) {
     const object = parseStored(stored, apiVersionOf(target), target.type.kind);
     return {
@@ -202,17 +246,28 @@ function answerObject(target: Target, stored: StoredObject, status = 200, table?
       },
     };
   }
-  return { status, body: objectJson(stored, apiVersionOf(target), target.type.kind) };
+  return {
+    status,
+    body: objectJson(stored, apiVersionOf(target), target.type.kind),
+  };
 }
 
 /** GET on an object (or its status). */
-export function get(cluster: SimulatedCluster, target: Target, table?: TableRequest): Answer {
+export function get(
+  cluster: SimulatedCluster,
+  target: Target,
+  table?: TableRequest,
+): Answer {
   return answerObject(target, getStored(cluster, target), 200, table);
 }
 
 /** Whether the type keeps `metadata.generation` (everything with a spec). */
 function hasGeneration(type: ResourceType): boolean {
-  return type.kind !== 'Namespace' && type.kind !== 'ServiceAccount' && type.kind !== 'Event';
+  return (
+    type.kind !== 'Namespace' &&
+    type.kind !== 'ServiceAccount' &&
+    type.kind !== 'Event'
+  );
 }
 
 function withoutVolatile(object: any): string {
@@ -222,7 +277,13 @@ function withoutVolatile(object: any): string {
 }
 
 function specPart(object: any): string {
-  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = object;
+  const {
+    metadata: _m,
+    status: _s,
+    apiVersion: _a,
+    kind: _k,
+    ...rest
+  } = object;
   return JSON.stringify(rest);
 }
 
@@ -237,11 +298,20 @@ function checkIdentity(target: Target, object: any): void {
     );
   }
   if (object.kind !== undefined && object.kind !== target.type.kind) {
-    throw badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${target.type.kind})`);
+    throw badRequest(
+      `the kind in the data (${object.kind}) does not match the expected kind (${target.type.kind})`,
+    );
   }
   const metaNamespace = object.metadata?.namespace;
-  if (target.type.namespaced && metaNamespace && target.namespace && metaNamespace !== target.namespace) {
-    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  if (
+    target.type.namespaced &&
+    metaNamespace &&
+    target.namespace &&
+    metaNamespace !== target.namespace
+  ) {
+    throw badRequest(
+      'the namespace of the provided object does not match the namespace sent on the request',
+    );
   }
 }
 
@@ -261,19 +331,32 @@ export function create(
   const metadata = { ...(body.metadata ?? {}) };
   if (!metadata.name) {
     if (metadata.generateName) {
-      metadata.name = `${metadata.generateName}${randomBytes(3).toString('hex').slice(0, 5)}`;
+      metadata.name = `${metadata.generateName}${randomBytes(3)
+        .toString('hex')
+        .slice(0, 5)}`;
     } else {
-      throw invalid(type, '', [{ field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
+      throw invalid(type, '', [
+        {
+          field: 'metadata.name',
+          message: 'Required value: name or generateName is required',
+        },
+      ]);
     }
   }
-  const namespace = type.namespaced ? target.namespace ?? metadata.namespace : undefined;
+  const namespace = type.namespaced
+    ? target.namespace ?? metadata.namespace
+    : undefined;
   if (type.namespaced) {
-    if (!namespace) throw badRequest('the server could not find the requested resource: a namespace is required');
+    if (!namespace)
+      throw badRequest(
+        'the server could not find the requested resource: a namespace is required',
+      );
     if (!cluster.store.get(coreResourceType('Namespace'), '', namespace)) {
       throw notFound(coreResourceType('Namespace'), namespace);
     }
   }
-  if (cluster.store.get(type, namespace ?? '', metadata.name)) throw alreadyExists(type, metadata.name);
+  if (cluster.store.get(type, namespace ?? '', metadata.name))
+    throw alreadyExists(type, metadata.name);
   delete metadata.deletionTimestamp;
   delete metadata.deletionGracePeriodSeconds;
   delete metadata.managedFields;
@@ -294,13 +377,29 @@ export function create(
   if (type.kind === 'Namespace') {
     object.spec = { finalizers: ['kubernetes'] };
     object.status = { phase: 'Active' };
-    object.metadata.labels = { ...(object.metadata.labels ?? {}), 'kubernetes.io/metadata.name': object.metadata.name };
+    object.metadata.labels = {
+      ...(object.metadata.labels ?? {}),
+      'kubernetes.io/metadata.name': object.metadata.name,
+    };
   }
   if (dryRun(query)) {
-    return { status: 201, body: { ...object, metadata: { ...object.metadata, resourceVersion: String(cluster.store.resourceVersion) } } };
+    return {
+      status: 201,
+      body: {
+        ...object,
+        metadata: {
+          ...object.metadata,
+          resourceVersion: String(cluster.store.resourceVersion),
+        },
+      },
+    };
   }
   const stored = cluster.store.put(type, object);
-  cluster.afterWrite(type, undefined, parseStored(stored, object.apiVersion, type.kind));
+  cluster.afterWrite(
+    type,
+    undefined,
+    parseStored(stored, object.apiVersion, type.kind),
+  );
   return answerObject(target, stored, 201);
 }
 
@@ -309,11 +408,20 @@ export function create(
  * generation on spec changes, stores nothing when nothing changed, and completes a deletion whose finalizers
  * are gone.
  */
-function commit(cluster: SimulatedCluster, target: Target, current: StoredObject, next: any, query: URLSearchParams): Answer {
+function commit(
+  cluster: SimulatedCluster,
+  target: Target,
+  current: StoredObject,
+  next: any,
+  query: URLSearchParams,
+): Answer {
   const { type } = target;
   const apiVersion = apiVersionOf(target);
   const old = parseStored(current, apiVersion, type.kind);
-  if (next?.metadata?.resourceVersion !== undefined && String(next.metadata.resourceVersion) !== String(current.resourceVersion)) {
+  if (
+    next?.metadata?.resourceVersion !== undefined &&
+    String(next.metadata.resourceVersion) !== String(current.resourceVersion)
+  ) {
     throw conflict(type, target.name!);
   }
   const metadata = { ...(next.metadata ?? {}) };
@@ -323,7 +431,8 @@ function commit(cluster: SimulatedCluster, target: Target, current: StoredObject
   metadata.creationTimestamp = old.metadata.creationTimestamp;
   if (old.metadata.deletionTimestamp) {
     metadata.deletionTimestamp = old.metadata.deletionTimestamp;
-    metadata.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+    metadata.deletionGracePeriodSeconds =
+      old.metadata.deletionGracePeriodSeconds;
   } else {
     delete metadata.deletionTimestamp;
     delete metadata.deletionGracePeriodSeconds;
@@ -331,12 +440,18 @@ function commit(cluster: SimulatedCluster, target: Target, current: StoredObject
   delete metadata.managedFields;
   if (old.metadata.generation !== undefined) {
     metadata.generation =
-      specPart(old) !== specPart(next) ? old.metadata.generation + 1 : old.metadata.generation;
+      specPart(old) !== specPart(next)
+        ? old.metadata.generation + 1
+        : old.metadata.generation;
   }
   const object = { ...next, apiVersion, kind: type.kind, metadata };
-  if (withoutVolatile(object) === withoutVolatile(old)) return answerObject(target, current);
+  if (withoutVolatile(object) === withoutVolatile(old))
+    return answerObject(target, current);
   if (dryRun(query)) return { status: 200, body: object };
-  if (metadata.deletionTimestamp && (!metadata.finalizers || metadata.finalizers.length === 0)) {
+  if (
+    metadata.deletionTimestamp &&
+    (!metadata.finalizers || metadata.finalizers.length === 0)
+  ) {
     cluster.store.remove(type, target.namespace ?? '', target.name!);
     cluster.afterWrite(type, old, undefined);
     return { status: 200, body: object };
@@ -347,16 +462,30 @@ function commit(cluster: SimulatedCluster, target: Target, current: StoredObject
 }
 
 /** PUT on an object or its status. */
-export function update(cluster: SimulatedCluster, target: Target, body: any, query: URLSearchParams): Answer {
+export function update(
+  cluster: SimulatedCluster,
+  target: Target,
+  body: any,
+  query: URLSearchParams,
+): Answer {
   checkIdentity(target, body);
   if (body.metadata?.name !== undefined && body.metadata.name !== target.name) {
-    throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${target.name})`);
+    throw badRequest(
+      `the name of the object (${body.metadata.name}) does not match the name on the URL (${target.name})`,
+    );
   }
   const current = getStored(cluster, target);
   const old = parseStored(current, apiVersionOf(target), target.type.kind);
   let next: any;
   if (target.subresource === 'status') {
-    next = { ...old, metadata: { ...old.metadata, resourceVersion: body.metadata?.resourceVersion }, status: body.status };
+    next = {
+      ...old,
+      metadata: {
+        ...old.metadata,
+        resourceVersion: body.metadata?.resourceVersion,
+      },
+      status: body.status,
+    };
   } else {
     next = { ...body, metadata: { ...(body.metadata ?? {}) } };
     if (target.type.statusSubresource) next.status = old.status;
@@ -381,9 +510,16 @@ export function patch(
   if (!current) {
     if (contentType === 'application/apply-patch+yaml' && !target.subresource) {
       if (!query.get('fieldManager')) {
-        throw badRequest('PATCH, fieldManager: Required value: is required for apply patch');
+        throw badRequest(
+          'PATCH, fieldManager: Required value: is required for apply patch',
+        );
       }
-      return create(cluster, { ...target, name: undefined }, { ...body, metadata: { ...(body?.metadata ?? {}), name: target.name } }, query);
+      return create(
+        cluster,
+        { ...target, name: undefined },
+        { ...body, metadata: { ...(body?.metadata ?? {}), name: target.name } },
+        query,
+      );
     }
     throw notFound(type, target.name!);
   }
@@ -418,10 +554,18 @@ export function patch(
         `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES}`,
       );
   }
-  if (typeof patched !== 'object' || patched === null) throw badRequest('the patch did not result in an object');
+  if (typeof patched !== 'object' || patched === null)
+    throw badRequest('the patch did not result in an object');
   let next: any;
   if (target.subresource === 'status') {
-    next = { ...old, metadata: { ...old.metadata, resourceVersion: patched.metadata?.resourceVersion }, status: patched.status };
+    next = {
+      ...old,
+      metadata: {
+        ...old.metadata,
+        resourceVersion: patched.metadata?.resourceVersion,
+      },
+      status: patched.status,
+    };
     if (next.status === undefined) delete next.status;
   } else {
     next = { ...patched };
@@ -441,13 +585,21 @@ function emptyNamespace(cluster: SimulatedCluster, namespace: string): void {
       if (stored.namespace !== namespace) continue;
       const old = parseStored(stored);
       cluster.store.remove(table.type, namespace, stored.name);
-      cluster.afterWrite(table.type, { ...old, kind: table.type.kind }, undefined);
+      cluster.afterWrite(
+        table.type,
+        { ...old, kind: table.type.kind },
+        undefined,
+      );
     }
   }
 }
 
 /** DELETE on an object: with finalizers it only gets a deletionTimestamp. */
-export function remove(cluster: SimulatedCluster, target: Target, query: URLSearchParams): Answer {
+export function remove(
+  cluster: SimulatedCluster,
+  target: Target,
+  query: URLSearchParams,
+): Answer {
   const { type } = target;
   const current = getStored(cluster, target);
   const apiVersion = apiVersionOf(target);
@@ -462,7 +614,9 @@ export function remove(cluster: SimulatedCluster, target: Target, query: URLSear
         ...old.metadata,
         deletionTimestamp: now(),
         deletionGracePeriodSeconds: 0,
-        ...(old.metadata.generation !== undefined ? { generation: old.metadata.generation + 1 } : {}),
+        ...(old.metadata.generation !== undefined
+          ? { generation: old.metadata.generation + 1 }
+          : {}),
       },
     };
     const stored = cluster.store.put(type, next);

@@ -6,11 +6,24 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tooOldResourceVersion, type ApiError } from '../api/apiError';
-import { matchesFields, needsBody, type FieldRequirement } from '../api/fieldSelector';
+import {
+  matchesFields,
+  needsBody,
+  type FieldRequirement,
+} from '../api/fieldSelector';
 import { matchesLabels, type LabelSelector } from '../api/labelSelector';
-import { groupVersion, resourceKey, type ResourceType } from '../api/resourceTypes';
+import {
+  groupVersion,
+  resourceKey,
+  type ResourceType,
+} from '../api/resourceTypes';
 import { tableColumns, tableRow, type IncludeObject } from '../api/table';
-import { objectJson, parseStored, type StoredObject, type StoreEvent } from '../store/clusterStore';
+import {
+  objectJson,
+  parseStored,
+  type StoredObject,
+  type StoreEvent,
+} from '../store/clusterStore';
 import type { SimulatedCluster } from '../sim/simulatedCluster';
 
 /** What a watch asks for. */
@@ -40,7 +53,9 @@ export interface OpenWatch {
 const MAX_PENDING_BYTES = 16 * 1024 * 1024;
 
 function statusEvent(error: ApiError): Buffer {
-  return Buffer.from(`${JSON.stringify({ type: 'ERROR', object: error.toStatus() })}\n`);
+  return Buffer.from(
+    `${JSON.stringify({ type: 'ERROR', object: error.toStatus() })}\n`,
+  );
 }
 
 /** Starts a watch; the response stays open until it ends. */
@@ -117,7 +132,9 @@ export function startWatch(
         rows: [tableRow(type, parsed, request.table.include, Date.now())],
       };
       headerSent = true;
-      payload = Buffer.from(`${JSON.stringify({ type: eventType, object: table })}\n`);
+      payload = Buffer.from(
+        `${JSON.stringify({ type: eventType, object: table })}\n`,
+      );
     } else {
       payload = Buffer.concat([
         Buffer.from(`{"type":"${eventType}","object":`),
@@ -136,7 +153,12 @@ export function startWatch(
       creationTimestamp: null,
     };
     if (annotations) metadata.annotations = annotations;
-    res.write(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: type.kind, apiVersion, metadata } })}\n`);
+    res.write(
+      `${JSON.stringify({
+        type: 'BOOKMARK',
+        object: { kind: type.kind, apiVersion, metadata },
+      })}\n`,
+    );
   };
 
   const deliver = (event: StoreEvent): void => {
@@ -159,11 +181,25 @@ export function startWatch(
 
   // What happened since the requested version, or the current state as synthetic ADDED events.
   const requested = request.resourceVersion;
-  if (requested !== undefined && requested !== '' && requested !== '0' && !request.sendInitialEvents) {
+  if (
+    requested !== undefined &&
+    requested !== '' &&
+    requested !== '0' &&
+    !request.sendInitialEvents
+  ) {
     const from = Number(requested);
-    const changes = Number.isFinite(from) ? cluster.store.changesSince(from) : undefined;
+    const changes = Number.isFinite(from)
+      ? cluster.store.changesSince(from)
+      : undefined;
     if (!changes) {
-      end(statusEvent(tooOldResourceVersion(Number.isFinite(from) ? from : 0, cluster.store.oldestWatchableVersion)));
+      end(
+        statusEvent(
+          tooOldResourceVersion(
+            Number.isFinite(from) ? from : 0,
+            cluster.store.oldestWatchableVersion,
+          ),
+        ),
+      );
       return;
     }
     for (const change of changes) deliver(change);
@@ -173,7 +209,8 @@ export function startWatch(
       const object = table.objects.get(k)!;
       if (matches(object)) write('ADDED', object);
     }
-    if (request.sendInitialEvents) bookmark({ 'k8s.io/initial-events-end': 'true' });
+    if (request.sendInitialEvents)
+      bookmark({ 'k8s.io/initial-events-end': 'true' });
   }
   unsubscribe = cluster.store.subscribe(deliver);
   options.registry.add(watch);

@@ -4,7 +4,11 @@
  * problems stay in place; the truth follows because records are re-read after each change.
  */
 import { randomBytes } from 'node:crypto';
-import { conditionsFor, typicalFailure, type ConditionDetail } from '../fleet/conditions';
+import {
+  conditionsFor,
+  typicalFailure,
+  type ConditionDetail,
+} from '../fleet/conditions';
 import type { FluxObjectRecord, ReconcileStateName } from '../fleet/model';
 import type { SimulatedCluster } from './simulatedCluster';
 
@@ -34,7 +38,10 @@ function nextPatch(version: string): string {
 }
 
 /** Picks the next state of a churnable object. */
-function nextState(current: ReconcileStateName, draw: number): ReconcileStateName {
+function nextState(
+  current: ReconcileStateName,
+  draw: number,
+): ReconcileStateName {
   switch (current) {
     case 'ready':
       if (draw < 0.8) return 'ready';
@@ -61,20 +68,30 @@ export function applyOutcome(
   const detail: ConditionDetail = {};
 
   if (kind === 'Kustomization') {
-    const revision = nextRevision(status.lastAttemptedRevision ?? status.lastAppliedRevision);
+    const revision = nextRevision(
+      status.lastAttemptedRevision ?? status.lastAppliedRevision,
+    );
     status.lastAttemptedRevision = revision;
     if (state === 'ready') status.lastAppliedRevision = revision;
     detail.revision = state === 'ready' ? revision : status.lastAppliedRevision;
     const history = Array.isArray(status.history) ? status.history : undefined;
     if (history?.[0]) {
       history[0].lastReconciled = time;
-      history[0].totalReconciliations = (history[0].totalReconciliations ?? 0) + 1;
-      history[0].lastReconciledStatus = state === 'ready' ? 'ReconciliationSucceeded' : 'ReconciliationFailed';
+      history[0].totalReconciliations =
+        (history[0].totalReconciliations ?? 0) + 1;
+      history[0].lastReconciledStatus =
+        state === 'ready' ? 'ReconciliationSucceeded' : 'ReconciliationFailed';
       history[0].metadata = { revision };
     }
   } else if (kind === 'HelmRelease') {
-    const history: any[] = Array.isArray(status.history) ? status.history : (status.history = []);
-    const latest = history[0] ?? { chartName: name, chartVersion: '1.0.0', version: 0 };
+    const history: any[] = Array.isArray(status.history)
+      ? status.history
+      : (status.history = []);
+    const latest = history[0] ?? {
+      chartName: name,
+      chartVersion: '1.0.0',
+      version: 0,
+    };
     const version = nextPatch(String(latest.chartVersion ?? '1.0.0'));
     status.lastAttemptedRevision = version;
     if (state === 'ready') {
@@ -93,7 +110,9 @@ export function applyOutcome(
       delete status.failures;
       delete status.upgradeFailures;
       detail.readyReason = 'UpgradeSucceeded';
-      detail.readyMessage = `Helm upgrade succeeded for release ${namespace}/${name}.v${(latest.version ?? 0) + 1} with chart ${latest.chartName}@${version}`;
+      detail.readyMessage = `Helm upgrade succeeded for release ${namespace}/${name}.v${
+        (latest.version ?? 0) + 1
+      } with chart ${latest.chartName}@${version}`;
     } else {
       status.failures = (status.failures ?? 0) + 1;
       status.upgradeFailures = (status.upgradeFailures ?? 0) + 1;
@@ -102,7 +121,12 @@ export function applyOutcome(
     Object.assign(
       detail,
       state === 'failed'
-        ? typicalFailure('HelmRelease', 0, { namespace, name, chart: latest.chartName, version })
+        ? typicalFailure('HelmRelease', 0, {
+            namespace,
+            name,
+            chart: latest.chartName,
+            version,
+          })
         : {},
     );
   } else {
@@ -126,15 +150,29 @@ export function applyOutcome(
       }),
     );
   }
-  status.conditions = conditionsFor(kind, state, detail, status.observedGeneration ?? generation, time);
+  status.conditions = conditionsFor(
+    kind,
+    state,
+    detail,
+    status.observedGeneration ?? generation,
+    time,
+  );
   if (state === 'ready') {
     const ready = status.conditions[0];
     return { type: 'Normal', reason: ready.reason, message: ready.message };
   }
   if (state === 'failed') {
-    return { type: 'Warning', reason: detail.reason!, message: detail.message! };
+    return {
+      type: 'Warning',
+      reason: detail.reason!,
+      message: detail.message!,
+    };
   }
-  return { type: 'Normal', reason: 'Progressing', message: status.conditions[1].message };
+  return {
+    type: 'Normal',
+    reason: 'Progressing',
+    message: status.conditions[1].message,
+  };
 }
 
 /** Churns one cluster: picks a plain object and reconciles it to a new outcome. */
@@ -147,20 +185,25 @@ export class ClusterChurn {
     if (!this.keys) {
       this.keys = [];
       for (const [key, record] of this.cluster.records) {
-        if (record.churnable && CHURN_KINDS.has(record.kind)) this.keys.push(key);
+        if (record.churnable && CHURN_KINDS.has(record.kind))
+          this.keys.push(key);
       }
     }
     return this.keys;
   }
 
-  private usable(record: FluxObjectRecord | undefined): record is FluxObjectRecord {
+  private usable(
+    record: FluxObjectRecord | undefined,
+  ): record is FluxObjectRecord {
     return (
       record !== undefined &&
       record.churnable === true &&
       !record.suspended &&
       record.placement.status === 'ok' &&
       (record.placement.controllers[0]?.replicas ?? 1) > 0 &&
-      (record.state === 'ready' || record.state === 'failed' || record.state === 'progressing')
+      (record.state === 'ready' ||
+        record.state === 'failed' ||
+        record.state === 'progressing')
     );
   }
 
@@ -171,13 +214,18 @@ export class ClusterChurn {
       const key = keys[Math.floor(Math.random() * keys.length)];
       const record = this.cluster.records.get(key);
       if (!this.usable(record)) continue;
-      const object = this.cluster.read(record.kind, record.namespace, record.name);
+      const object = this.cluster.read(
+        record.kind,
+        record.namespace,
+        record.name,
+      );
       if (!object || object.metadata.deletionTimestamp) continue;
       const draw = Math.random();
       const state = nextState(record.state, draw);
       const event = applyOutcome(object, state, Math.random());
       this.cluster.writeFlux(record.kind, object);
-      if (event.type === 'Warning' || Math.random() < 0.2) this.cluster.emitEvent(object, event);
+      if (event.type === 'Warning' || Math.random() < 0.2)
+        this.cluster.emitEvent(object, event);
       return true;
     }
     return false;

@@ -4,7 +4,11 @@
  * created or relabelled (the generator places its own objects by construction; a test checks both agree).
  */
 import type { FluxComponent } from '../api/fluxReleases';
-import { matchesLabels, parseLabelSelector, type LabelSelector } from '../api/labelSelector';
+import {
+  matchesLabels,
+  parseLabelSelector,
+  type LabelSelector,
+} from '../api/labelSelector';
 import type { ControllerSpec, Placement } from '../fleet/model';
 import { byFields } from '../ordering';
 
@@ -19,7 +23,9 @@ const COMPONENTS: readonly FluxComponent[] = [
 ];
 
 /** The controller component that reconciles each kind (docs/rules.md §3); undefined for operator kinds. */
-export const KIND_CONTROLLER: Readonly<Record<string, FluxComponent | undefined>> = {
+export const KIND_CONTROLLER: Readonly<
+  Record<string, FluxComponent | undefined>
+> = {
   GitRepository: 'source-controller',
   OCIRepository: 'source-controller',
   HelmRepository: 'source-controller',
@@ -76,16 +82,22 @@ export function shardOfSelector(selector: string | undefined): string {
 }
 
 /** Reads a controller from a Deployment, or undefined when it is not a Flux controller. */
-export function controllerOfDeployment(deployment: any): ControllerSpec | undefined {
+export function controllerOfDeployment(
+  deployment: any,
+): ControllerSpec | undefined {
   const labels = deployment?.metadata?.labels ?? {};
   if (labels['app.kubernetes.io/part-of'] !== 'flux') return undefined;
   const name: string = deployment.metadata.name;
   const namespace: string = deployment.metadata.namespace;
   const component = (labels['app.kubernetes.io/component'] ??
-    COMPONENTS.find(c => name === c || name.startsWith(`${c}-`))) as FluxComponent | undefined;
+    COMPONENTS.find(c => name === c || name.startsWith(`${c}-`))) as
+    | FluxComponent
+    | undefined;
   if (!component || !COMPONENTS.includes(component)) return undefined;
   const container = deployment.spec?.template?.spec?.containers?.[0];
-  const args: string[] = Array.isArray(container?.args) ? container.args.map(String) : [];
+  const args: string[] = Array.isArray(container?.args)
+    ? container.args.map(String)
+    : [];
   const selector = flag(args, 'watch-label-selector');
   const concurrent = Number(flag(args, 'concurrent'));
   const defaults: Record<string, number> = {
@@ -101,11 +113,17 @@ export function controllerOfDeployment(deployment: any): ControllerSpec | undefi
     shard: shardOfSelector(selector),
     selector: selector === '' ? undefined : selector,
     watchAllNamespaces: flag(args, 'watch-all-namespaces') !== 'false',
-    concurrent: Number.isFinite(concurrent) && concurrent > 0 ? concurrent : defaults[component] ?? 4,
+    concurrent:
+      Number.isFinite(concurrent) && concurrent > 0
+        ? concurrent
+        : defaults[component] ?? 4,
     defaultServiceAccount: flag(args, 'default-service-account'),
     noCrossNamespaceRefs: flag(args, 'no-cross-namespace-refs') === 'true',
     noRemoteBases: flag(args, 'no-remote-bases') === 'true',
-    replicas: typeof deployment.spec?.replicas === 'number' ? deployment.spec.replicas : 1,
+    replicas:
+      typeof deployment.spec?.replicas === 'number'
+        ? deployment.spec.replicas
+        : 1,
     operatorManaged: labels['app.kubernetes.io/managed-by'] === 'flux-operator',
     version: labels['app.kubernetes.io/version'] ?? image.split(':')[1] ?? '',
   };
@@ -123,7 +141,9 @@ export class ControlPlane {
 
   /** Replaces the controllers (after a controller Deployment changed). */
   set(controllers: ControllerSpec[]): void {
-    this.controllers = [...controllers].sort(byFields<ControllerSpec>('instance', 'name'));
+    this.controllers = [...controllers].sort(
+      byFields<ControllerSpec>('instance', 'name'),
+    );
     this.selectors.clear();
     for (const c of this.controllers) {
       let selector: LabelSelector;
@@ -143,7 +163,11 @@ export class ControlPlane {
   }
 
   /** Who reconciles an object of a kind in a namespace with these labels (rules §4). */
-  placementOf(kind: string, namespace: string, labels: Record<string, string> | undefined): Placement {
+  placementOf(
+    kind: string,
+    namespace: string,
+    labels: Record<string, string> | undefined,
+  ): Placement {
     if (OPERATOR_KINDS.has(kind)) {
       return {
         status: 'ok',
@@ -159,14 +183,16 @@ export class ControlPlane {
         matchesLabels(this.selectors.get(c)!, labels),
     );
     if (candidates.length === 0) return { status: 'orphan', controllers: [] };
-    if (candidates.length === 1) return { status: 'ok', controllers: candidates };
+    if (candidates.length === 1)
+      return { status: 'ok', controllers: candidates };
     return { status: 'contested', controllers: candidates };
   }
 
   /** Whether exactly one running controller reconciles the object (it then answers requests). */
   static reconciles(placement: Placement, operatorPresent: boolean): boolean {
     if (placement.status !== 'ok') return false;
-    if (placement.controllers.length === 0) return operatorPresent && placement.operatorInstance !== null;
+    if (placement.controllers.length === 0)
+      return operatorPresent && placement.operatorInstance !== null;
     return placement.controllers[0].replicas > 0;
   }
 }

@@ -39,7 +39,8 @@ export function validateFaults(input: unknown): Partial<Faults> {
       case 'hang':
       case 'expireWatches':
       case 'malformed':
-        if (typeof value !== 'boolean') throw new Error(`fault ${key} must be true or false`);
+        if (typeof value !== 'boolean')
+          throw new Error(`fault ${key} must be true or false`);
         out[key] = value;
         break;
       case 'latencyMs':
@@ -51,7 +52,9 @@ export function validateFaults(input: unknown): Partial<Faults> {
         break;
       case 'throttleRatio':
         if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
-          throw new Error('fault throttleRatio must be a number between 0 and 1');
+          throw new Error(
+            'fault throttleRatio must be a number between 0 and 1',
+          );
         }
         out.throttleRatio = value;
         break;
@@ -65,10 +68,15 @@ export function validateFaults(input: unknown): Partial<Faults> {
 }
 
 /** Parses a `--fault cluster:name[=value]` flag, e.g. `prod-eu-west-1:down`, `prod-eu-west-1:latencyMs=200`. */
-export function parseFaultFlag(text: string): { cluster: string; faults: Partial<Faults> } {
+export function parseFaultFlag(text: string): {
+  cluster: string;
+  faults: Partial<Faults>;
+} {
   const m = /^([^:]+):([A-Za-z]+)(?:=(.+))?$/.exec(text);
   if (!m) {
-    throw new Error(`--fault ${text}: expected <cluster>:<fault>[=<value>], e.g. prod-eu-west-1:down`);
+    throw new Error(
+      `--fault ${text}: expected <cluster>:<fault>[=<value>], e.g. prod-eu-west-1:down`,
+    );
   }
   const [, cluster, name, raw] = m;
   let value: unknown = true;

@@ -4,19 +4,36 @@
  * docs/rules.md. Objects the generator built are described by construction instead; a test checks that reading
  * every generated object back gives the record it was built with.
  */
-import type { FluxObjectRecord, ObjectRef, ReconcileStateName } from '../fleet/model';
+import type {
+  FluxObjectRecord,
+  ObjectRef,
+  ReconcileStateName,
+} from '../fleet/model';
 import type { ControlPlane } from './controlPlane';
 
 const KUBERNETES_ID = 'backstage.io/kubernetes-id';
 const SERVICE_ANNOTATION = 'flux-fleet.io/service';
 const TENANT_LABEL = 'toolkit.fluxcd.io/tenant';
-const OPERATOR_GROUP_KINDS = new Set(['FluxInstance', 'FluxReport', 'ResourceSet', 'ResourceSetInputProvider']);
-const WORKLOAD_KINDS = new Set(['apps_Deployment', 'apps_StatefulSet', 'apps_DaemonSet', 'batch_CronJob']);
+const OPERATOR_GROUP_KINDS = new Set([
+  'FluxInstance',
+  'FluxReport',
+  'ResourceSet',
+  'ResourceSetInputProvider',
+]);
+const WORKLOAD_KINDS = new Set([
+  'apps_Deployment',
+  'apps_StatefulSet',
+  'apps_DaemonSet',
+  'batch_CronJob',
+]);
 
 /** Whether an object is suspended (rules §2: `spec.suspend`, or the operator's reconcile annotation). */
 export function isSuspended(kind: string, object: any): boolean {
   if (OPERATOR_GROUP_KINDS.has(kind)) {
-    return object?.metadata?.annotations?.['fluxcd.controlplane.io/reconcile'] === 'disabled';
+    return (
+      object?.metadata?.annotations?.['fluxcd.controlplane.io/reconcile'] ===
+      'disabled'
+    );
   }
   return object?.spec?.suspend === true;
 }
@@ -31,16 +48,21 @@ export function readState(kind: string, object: any): ReconcileStateName {
   const list = Array.isArray(conditions) ? conditions : undefined;
   const ready = list?.find((c: any) => c?.type === 'Ready');
   if (!ready && observed === undefined) {
-    return conditions === undefined || list !== undefined ? 'never-reconciled' : 'unknown';
+    return conditions === undefined || list !== undefined
+      ? 'never-reconciled'
+      : 'unknown';
   }
   if (conditions !== undefined && !list) return 'unknown';
-  if (list?.some((c: any) => c?.type === 'Stalled' && c?.status === 'True')) return 'stalled';
+  if (list?.some((c: any) => c?.type === 'Stalled' && c?.status === 'True'))
+    return 'stalled';
   if (ready?.status === 'False') {
     return ready.reason === 'DependencyNotReady' ? 'blocked' : 'failed';
   }
   const generation = object?.metadata?.generation;
   if (
-    (typeof observed === 'number' && typeof generation === 'number' && observed < generation) ||
+    (typeof observed === 'number' &&
+      typeof generation === 'number' &&
+      observed < generation) ||
     ready?.status === 'Unknown' ||
     (!ready && observed !== undefined)
   ) {
@@ -50,9 +72,18 @@ export function readState(kind: string, object: any): ReconcileStateName {
   return 'unknown';
 }
 
-function ref(kind: string | undefined, name: unknown, namespace: unknown, own: string): ObjectRef | undefined {
+function ref(
+  kind: string | undefined,
+  name: unknown,
+  namespace: unknown,
+  own: string,
+): ObjectRef | undefined {
   if (typeof name !== 'string' || !kind) return undefined;
-  return { kind, name, namespace: typeof namespace === 'string' && namespace ? namespace : own };
+  return {
+    kind,
+    name,
+    namespace: typeof namespace === 'string' && namespace ? namespace : own,
+  };
 }
 
 /** Source references of an object (rules §7), namespace defaulted. */
@@ -63,22 +94,61 @@ export function sourceRefs(kind: string, object: any): ObjectRef[] {
   switch (kind) {
     case 'Kustomization':
     case 'HelmChart':
-      refs.push(ref(spec.sourceRef?.kind, spec.sourceRef?.name, spec.sourceRef?.namespace, ns));
+      refs.push(
+        ref(
+          spec.sourceRef?.kind,
+          spec.sourceRef?.name,
+          spec.sourceRef?.namespace,
+          ns,
+        ),
+      );
       break;
     case 'HelmRelease': {
       const chartSource = spec.chart?.spec?.sourceRef;
-      if (chartSource) refs.push(ref(chartSource.kind, chartSource.name, chartSource.namespace, ns));
-      else if (spec.chartRef) refs.push(ref(spec.chartRef.kind, spec.chartRef.name, spec.chartRef.namespace, ns));
+      if (chartSource)
+        refs.push(
+          ref(chartSource.kind, chartSource.name, chartSource.namespace, ns),
+        );
+      else if (spec.chartRef)
+        refs.push(
+          ref(
+            spec.chartRef.kind,
+            spec.chartRef.name,
+            spec.chartRef.namespace,
+            ns,
+          ),
+        );
       break;
     }
     case 'ImagePolicy':
-      refs.push(ref('ImageRepository', spec.imageRepositoryRef?.name, spec.imageRepositoryRef?.namespace, ns));
+      refs.push(
+        ref(
+          'ImageRepository',
+          spec.imageRepositoryRef?.name,
+          spec.imageRepositoryRef?.namespace,
+          ns,
+        ),
+      );
       break;
     case 'ImageUpdateAutomation':
-      refs.push(ref(spec.sourceRef?.kind ?? 'GitRepository', spec.sourceRef?.name, spec.sourceRef?.namespace, ns));
+      refs.push(
+        ref(
+          spec.sourceRef?.kind ?? 'GitRepository',
+          spec.sourceRef?.name,
+          spec.sourceRef?.namespace,
+          ns,
+        ),
+      );
       break;
     case 'Alert':
-      refs.push(ref('Provider', spec.providerRef?.name, spec.providerRef?.namespace, ns));
+      refs.push(
+        ref(
+          'Provider',
+          spec.providerRef?.name,
+          spec.providerRef?.namespace,
+          ns,
+        ),
+      );
       break;
     default:
   }
@@ -102,7 +172,12 @@ export interface ClusterLookup {
   /** The tenant label of a namespace, or null. */
   namespaceTenant(namespace: string): string | null;
   /** The `backstage.io/kubernetes-id` label of a workload, or undefined. */
-  workloadService(namespace: string, name: string, group: string, kind: string): string | undefined;
+  workloadService(
+    namespace: string,
+    name: string,
+    group: string,
+    kind: string,
+  ): string | undefined;
 }
 
 /** The service an object belongs to (rules §6). */
@@ -121,7 +196,10 @@ export function serviceOf(object: any, lookup: ClusterLookup): string | null {
     const group = parts[parts.length - 2];
     if (!WORKLOAD_KINDS.has(`${group}_${kind}`)) continue;
     const namespace = parts[0];
-    const name = parts.slice(1, parts.length - 2).join('_').replace(/__/g, ':');
+    const name = parts
+      .slice(1, parts.length - 2)
+      .join('_')
+      .replace(/__/g, ':');
     const service = lookup.workloadService(namespace, name, group, kind);
     if (service) return service;
   }
@@ -138,7 +216,8 @@ export function readRecord(
   const labels = object.metadata.labels;
   const tenantLabel = labels?.[TENANT_LABEL];
   const state = readState(kind, object);
-  const requestedAt = object.metadata.annotations?.['reconcile.fluxcd.io/requestedAt'];
+  const requestedAt =
+    object.metadata.annotations?.['reconcile.fluxcd.io/requestedAt'];
   const lastHandled = object.status?.lastHandledReconcileAt;
   const impersonating = kind === 'Kustomization' || kind === 'HelmRelease';
   const sa = object.spec?.serviceAccountName;
@@ -149,12 +228,17 @@ export function readRecord(
     placement: lookup.controlPlane.placementOf(kind, namespace, labels),
     state,
     suspended: isSuspended(kind, object),
-    tenant: typeof tenantLabel === 'string' && tenantLabel ? tenantLabel : lookup.namespaceTenant(namespace),
-    serviceAccountName: impersonating && typeof sa === 'string' && sa ? sa : null,
+    tenant:
+      typeof tenantLabel === 'string' && tenantLabel
+        ? tenantLabel
+        : lookup.namespaceTenant(namespace),
+    serviceAccountName:
+      impersonating && typeof sa === 'string' && sa ? sa : null,
     service: serviceOf(object, lookup),
     sources: sourceRefs(kind, object),
     dependsOn: dependencyRefs(kind, object),
     requestedAt: typeof requestedAt === 'string' ? requestedAt : undefined,
-    lastHandledReconcileAt: typeof lastHandled === 'string' ? lastHandled : undefined,
+    lastHandledReconcileAt:
+      typeof lastHandled === 'string' ? lastHandled : undefined,
   };
 }

@@ -6,10 +6,19 @@
  * new object gets its first status.
  */
 import { randomBytes } from 'node:crypto';
-import { coreResourceType, groupVersion, type ResourceType, type ServedResource } from '../api/resourceTypes';
+import {
+  coreResourceType,
+  groupVersion,
+  type ResourceType,
+  type ServedResource,
+} from '../api/resourceTypes';
 import { conditionsFor, readyCondition } from '../fleet/conditions';
 import type { GeneratedCluster } from '../fleet/clusterGenerator';
-import { recordKey, type FluxObjectRecord, type MalformedRecord } from '../fleet/model';
+import {
+  recordKey,
+  type FluxObjectRecord,
+  type MalformedRecord,
+} from '../fleet/model';
 import { parseStored, type ClusterStore } from '../store/clusterStore';
 import { ControlPlane, controllerOfDeployment } from './controlPlane';
 import { NO_FAULTS, type Faults } from './faults';
@@ -17,7 +26,10 @@ import { isSuspended, readRecord, type ClusterLookup } from './objectReading';
 
 const TENANT_LABEL = 'toolkit.fluxcd.io/tenant';
 const KUBERNETES_ID = 'backstage.io/kubernetes-id';
-const FINALIZERS = new Set(['finalizers.fluxcd.io', 'fluxcd.controlplane.io/finalizer']);
+const FINALIZERS = new Set([
+  'finalizers.fluxcd.io',
+  'fluxcd.controlplane.io/finalizer',
+]);
 const MAX_RUNTIME_EVENTS = 500;
 
 /** How long the simulated controllers take to react to a write. */
@@ -44,13 +56,19 @@ export class SimulatedCluster implements ClusterLookup {
   readonly gitCommit = randomBytes(20).toString('hex');
   malformed: MalformedRecord[] = [];
   faults: Faults = { ...NO_FAULTS };
-  private readonly byPath = new Map<string, { served: ServedResource; version: string }>();
+  private readonly byPath = new Map<
+    string,
+    { served: ServedResource; version: string }
+  >();
   private readonly byKind = new Map<string, ServedResource>();
   private readonly pending = new Map<string, NodeJS.Timeout>();
   private readonly runtimeEvents: string[] = [];
   private closed = false;
 
-  constructor(generated: GeneratedCluster, private readonly timing: ReactionTiming) {
+  constructor(
+    generated: GeneratedCluster,
+    private readonly timing: ReactionTiming,
+  ) {
     this.name = generated.name;
     this.fluxVersion = generated.fluxVersion;
     this.kubernetesVersion = generated.kubernetesVersion;
@@ -60,21 +78,36 @@ export class SimulatedCluster implements ClusterLookup {
     for (const served of this.served) {
       this.byKind.set(served.type.kind, served);
       for (const version of served.versions) {
-        this.byPath.set(`${served.type.group}/${version}/${served.type.plural}`, { served, version });
+        this.byPath.set(
+          `${served.type.group}/${version}/${served.type.plural}`,
+          { served, version },
+        );
       }
     }
     this.controlPlane = new ControlPlane(
-      generated.plan ? generated.plan.instances.flatMap(i => i.controllers) : [],
+      generated.plan
+        ? generated.plan.instances.flatMap(i => i.controllers)
+        : [],
     );
   }
 
   /** Whether the Flux Operator runs here (it reconciles the fluxcd.controlplane.io kinds). */
   get operatorPresent(): boolean {
-    return this.store.get(coreResourceType('Deployment'), 'flux-system', 'flux-operator') !== undefined;
+    return (
+      this.store.get(
+        coreResourceType('Deployment'),
+        'flux-system',
+        'flux-operator',
+      ) !== undefined
+    );
   }
 
   /** The served resource of a URL's group, version and plural. */
-  resolve(group: string, version: string, plural: string): { served: ServedResource; version: string } | undefined {
+  resolve(
+    group: string,
+    version: string,
+    plural: string,
+  ): { served: ServedResource; version: string } | undefined {
     return this.byPath.get(`${group}/${version}/${plural}`);
   }
 
@@ -94,9 +127,15 @@ export class SimulatedCluster implements ClusterLookup {
     return ns?.labels?.[TENANT_LABEL] ?? null;
   }
 
-  workloadService(namespace: string, name: string, group: string, kind: string): string | undefined {
+  workloadService(
+    namespace: string,
+    name: string,
+    group: string,
+    kind: string,
+  ): string | undefined {
     if (group !== 'apps' || kind !== 'Deployment') return undefined;
-    return this.store.get(coreResourceType('Deployment'), namespace, name)?.labels?.[KUBERNETES_ID];
+    return this.store.get(coreResourceType('Deployment'), namespace, name)
+      ?.labels?.[KUBERNETES_ID];
   }
 
   /** Reads the current object of a Flux kind, or undefined. */
@@ -104,7 +143,9 @@ export class SimulatedCluster implements ClusterLookup {
     const served = this.byKind.get(kind);
     if (!served) return undefined;
     const stored = this.store.get(served.type, namespace, name);
-    return stored ? parseStored(stored, this.preferredApiVersion(kind), kind) : undefined;
+    return stored
+      ? parseStored(stored, this.preferredApiVersion(kind), kind)
+      : undefined;
   }
 
   /** Stores a Flux object written by a simulated controller, and re-reads its record. */
@@ -115,7 +156,11 @@ export class SimulatedCluster implements ClusterLookup {
   }
 
   private refreshRecord(kind: string, object: any): void {
-    const key = recordKey(kind, object.metadata.namespace, object.metadata.name);
+    const key = recordKey(
+      kind,
+      object.metadata.namespace,
+      object.metadata.name,
+    );
     const previous = this.records.get(key);
     const read = readRecord(kind, object, this);
     this.records.set(key, {
@@ -135,9 +180,14 @@ export class SimulatedCluster implements ClusterLookup {
    * Called after every write through the API: keeps the records and the simulated controllers in step with
    * what the client wrote.
    */
-  afterWrite(type: ResourceType, before: any | undefined, after: any | undefined): void {
+  afterWrite(
+    type: ResourceType,
+    before: any | undefined,
+    after: any | undefined,
+  ): void {
     if (type.kind === 'Deployment') {
-      if (controllerOfDeployment(before) || controllerOfDeployment(after)) this.controllersChanged();
+      if (controllerOfDeployment(before) || controllerOfDeployment(after))
+        this.controllersChanged();
       return;
     }
     if (type.kind === 'Namespace') {
@@ -149,15 +199,23 @@ export class SimulatedCluster implements ClusterLookup {
     }
     if (!type.flux) return;
     const object = after ?? before;
-    const key = recordKey(type.kind, object.metadata.namespace, object.metadata.name);
-    if (this.malformed.some(m => recordKey(m.kind, m.namespace, m.name) === key)) return;
+    const key = recordKey(
+      type.kind,
+      object.metadata.namespace,
+      object.metadata.name,
+    );
+    if (
+      this.malformed.some(m => recordKey(m.kind, m.namespace, m.name) === key)
+    )
+      return;
     if (!after) {
       this.records.delete(key);
       this.cancel(key);
       return;
     }
     this.refreshRecord(type.kind, after);
-    if (this.needsReconcile(type, after)) this.schedule(type.kind, after.metadata.namespace, after.metadata.name);
+    if (this.needsReconcile(type, after))
+      this.schedule(type.kind, after.metadata.namespace, after.metadata.name);
   }
 
   private controllersChanged(): void {
@@ -170,8 +228,18 @@ export class SimulatedCluster implements ClusterLookup {
     this.controlPlane.set(controllers);
     for (const record of this.records.values()) {
       const served = this.byKind.get(record.kind);
-      const stored = served && this.store.get(served.type, record.namespace, record.name);
-      if (stored) record.placement = this.controlPlane.placementOf(record.kind, record.namespace, stored.labels);
+      const stored =
+        served && this.store.get(served.type, record.namespace, record.name);
+      if (!stored) continue;
+      record.placement = this.controlPlane.placementOf(
+        record.kind,
+        record.namespace,
+        stored.labels,
+      );
+      // A controller that starts reconciles everything it watches that is not up to date.
+      const object = parseStored(stored, undefined);
+      if (this.needsReconcile(served.type, object))
+        this.schedule(record.kind, record.namespace, record.name);
     }
   }
 
@@ -179,7 +247,11 @@ export class SimulatedCluster implements ClusterLookup {
     const tenant = this.namespaceTenant(namespace);
     for (const record of this.records.values()) {
       if (record.namespace !== namespace) continue;
-      const stored = this.store.get(this.byKind.get(record.kind)!.type, record.namespace, record.name);
+      const stored = this.store.get(
+        this.byKind.get(record.kind)!.type,
+        record.namespace,
+        record.name,
+      );
       if (!stored?.labels?.[TENANT_LABEL]) record.tenant = tenant;
     }
   }
@@ -193,22 +265,28 @@ export class SimulatedCluster implements ClusterLookup {
   }
 
   private needsReconcile(type: ResourceType, object: any): boolean {
-    const record = this.records.get(recordKey(type.kind, object.metadata.namespace, object.metadata.name));
+    const record = this.records.get(
+      recordKey(type.kind, object.metadata.namespace, object.metadata.name),
+    );
     if (!this.reconciles(record)) return false;
     const finalizers: string[] = object.metadata.finalizers ?? [];
-    if (object.metadata.deletionTimestamp) return finalizers.some(f => FINALIZERS.has(f));
+    if (object.metadata.deletionTimestamp)
+      return finalizers.some(f => FINALIZERS.has(f));
     if (isSuspended(type.kind, object) || !type.statusSubresource) return false;
     const status = object.status;
     if (!status || typeof status !== 'object') return true;
     if (status.observedGeneration !== object.metadata.generation) return true;
     const annotations = object.metadata.annotations ?? {};
     const requested = annotations['reconcile.fluxcd.io/requestedAt'];
-    if (requested !== undefined && requested !== status.lastHandledReconcileAt) return true;
+    if (requested !== undefined && requested !== status.lastHandledReconcileAt)
+      return true;
     if (type.kind === 'HelmRelease') {
       const force = annotations['reconcile.fluxcd.io/forceAt'];
       const reset = annotations['reconcile.fluxcd.io/resetAt'];
-      if (force !== undefined && force !== status.lastHandledForceAt) return true;
-      if (reset !== undefined && reset !== status.lastHandledResetAt) return true;
+      if (force !== undefined && force !== status.lastHandledForceAt)
+        return true;
+      if (reset !== undefined && reset !== status.lastHandledResetAt)
+        return true;
     }
     return false;
   }
@@ -242,7 +320,9 @@ export class SimulatedCluster implements ClusterLookup {
     const type = served.type;
 
     if (object.metadata.deletionTimestamp) {
-      const finalizers: string[] = (object.metadata.finalizers ?? []).filter((f: string) => !FINALIZERS.has(f));
+      const finalizers: string[] = (object.metadata.finalizers ?? []).filter(
+        (f: string) => !FINALIZERS.has(f),
+      );
       if (finalizers.length === 0) {
         this.store.remove(type, namespace, name);
         this.records.delete(key);
@@ -257,28 +337,47 @@ export class SimulatedCluster implements ClusterLookup {
     const generation = object.metadata.generation ?? 1;
     const status: Record<string, any> =
       object.status && typeof object.status === 'object' ? object.status : {};
-    const conditions = Array.isArray(status.conditions) ? status.conditions : undefined;
-    let event: { reason: string; message: string; type: 'Normal' | 'Warning' } | undefined;
+    const conditions = Array.isArray(status.conditions)
+      ? status.conditions
+      : undefined;
+    let event:
+      | { reason: string; message: string; type: 'Normal' | 'Warning' }
+      | undefined;
     if (!conditions?.some((c: any) => c?.type === 'Ready')) {
       event = this.firstStatus(kind, object, status, generation);
     }
     status.observedGeneration = generation;
-    for (const condition of Array.isArray(status.conditions) ? status.conditions : []) {
-      if (condition && typeof condition === 'object' && 'observedGeneration' in condition) {
+    for (const condition of Array.isArray(status.conditions)
+      ? status.conditions
+      : []) {
+      if (
+        condition &&
+        typeof condition === 'object' &&
+        'observedGeneration' in condition
+      ) {
         condition.observedGeneration = generation;
       }
     }
-    if (kind === 'HelmRelease' && status.lastAttemptedGeneration !== undefined) {
+    if (
+      kind === 'HelmRelease' &&
+      status.lastAttemptedGeneration !== undefined
+    ) {
       status.lastAttemptedGeneration = generation;
     }
     const annotations = object.metadata.annotations ?? {};
     const requested = annotations['reconcile.fluxcd.io/requestedAt'];
-    if (requested !== undefined && requested !== status.lastHandledReconcileAt) {
+    if (
+      requested !== undefined &&
+      requested !== status.lastHandledReconcileAt
+    ) {
       status.lastHandledReconcileAt = requested;
       event ??= {
         type: 'Normal',
         reason: 'ReconciliationSucceeded',
-        message: `Reconciliation finished in ${(0.2 + Math.random() * 3).toFixed(1)}s, next run in ${object.spec?.interval ?? '10m'}`,
+        message: `Reconciliation finished in ${(
+          0.2 +
+          Math.random() * 3
+        ).toFixed(1)}s, next run in ${object.spec?.interval ?? '10m'}`,
       };
     }
     if (kind === 'HelmRelease') {
@@ -299,7 +398,9 @@ export class SimulatedCluster implements ClusterLookup {
     status: Record<string, any>,
     generation: number,
   ): { reason: string; message: string; type: 'Normal' | 'Warning' } {
-    const record = this.records.get(recordKey(kind, object.metadata.namespace, object.metadata.name))!;
+    const record = this.records.get(
+      recordKey(kind, object.metadata.namespace, object.metadata.name),
+    )!;
     const time = now();
     const missingSource = record.sources.find(
       s => !this.records.has(recordKey(s.kind, s.namespace, s.name)),
@@ -307,16 +408,25 @@ export class SimulatedCluster implements ClusterLookup {
     let state: 'ready' | 'failed' | 'blocked' = 'ready';
     let reason: string | undefined;
     let message: string | undefined;
-    if (missingSource && (kind === 'Kustomization' || kind === 'HelmRelease' || kind === 'HelmChart')) {
+    if (
+      missingSource &&
+      (kind === 'Kustomization' ||
+        kind === 'HelmRelease' ||
+        kind === 'HelmChart')
+    ) {
       state = 'failed';
       reason = 'ArtifactFailed';
       message = `Source '${missingSource.kind}/${missingSource.namespace}/${missingSource.name}' not found`;
     } else {
       for (const dep of record.dependsOn) {
-        const target = this.records.get(recordKey(dep.kind, dep.namespace, dep.name));
+        const target = this.records.get(
+          recordKey(dep.kind, dep.namespace, dep.name),
+        );
         if (!target) {
           state = 'blocked';
-          message = `unable to get '${dep.namespace}/${dep.name}' dependency: ${dep.kind}.${this.byKind.get(dep.kind)?.type.group} "${dep.name}" not found`;
+          message = `unable to get '${dep.namespace}/${dep.name}' dependency: ${
+            dep.kind
+          }.${this.byKind.get(dep.kind)?.type.group} "${dep.name}" not found`;
           break;
         }
         if (target.state !== 'ready' && target.state !== 'suspended') {
@@ -329,26 +439,41 @@ export class SimulatedCluster implements ClusterLookup {
     let revision: string | undefined;
     const source = record.sources[0];
     if (kind === 'Kustomization' && source) {
-      revision = this.read(source.kind, source.namespace, source.name)?.status?.artifact?.revision;
+      revision = this.read(source.kind, source.namespace, source.name)?.status
+        ?.artifact?.revision;
     } else if (kind === 'GitRepository') {
-      revision = `${object.spec?.ref?.branch ?? 'main'}@sha1:${randomBytes(20).toString('hex')}`;
+      revision = `${object.spec?.ref?.branch ?? 'main'}@sha1:${randomBytes(
+        20,
+      ).toString('hex')}`;
     } else if (kind === 'OCIRepository') {
-      revision = `${object.spec?.ref?.tag ?? 'latest'}@sha256:${randomBytes(32).toString('hex')}`;
+      revision = `${object.spec?.ref?.tag ?? 'latest'}@sha256:${randomBytes(
+        32,
+      ).toString('hex')}`;
     } else if (kind === 'HelmRepository' || kind === 'Bucket') {
       revision = `sha256:${randomBytes(32).toString('hex')}`;
     }
-    status.conditions = conditionsFor(kind, state, { revision, reason, message }, generation, time);
+    status.conditions = conditionsFor(
+      kind,
+      state,
+      { revision, reason, message },
+      generation,
+      time,
+    );
     if (revision && state === 'ready') {
       if (kind === 'Kustomization') {
         status.lastAppliedRevision = revision;
         status.lastAttemptedRevision = revision;
       } else if (kind !== 'HelmRelease') {
-        const path = `${kind.toLowerCase()}/${object.metadata.namespace}/${object.metadata.name}/${randomBytes(8).toString('hex')}.tar.gz`;
+        const path = `${kind.toLowerCase()}/${object.metadata.namespace}/${
+          object.metadata.name
+        }/${randomBytes(8).toString('hex')}.tar.gz`;
         status.artifact = {
           revision,
           digest: `sha256:${randomBytes(32).toString('hex')}`,
           path,
-          url: `http://source-controller.${record.placement.controllers[0]?.instance ?? 'flux-system'}.svc.cluster.local./${path}`,
+          url: `http://source-controller.${
+            record.placement.controllers[0]?.instance ?? 'flux-system'
+          }.svc.cluster.local./${path}`,
           lastUpdateTime: time,
           size: 1024 + Math.floor(Math.random() * 50_000),
         };
@@ -358,20 +483,29 @@ export class SimulatedCluster implements ClusterLookup {
       const ready = readyCondition(kind, { revision });
       return { type: 'Normal', reason: ready.reason, message: ready.message };
     }
-    return { type: 'Warning', reason: reason ?? 'DependencyNotReady', message: message! };
+    return {
+      type: 'Warning',
+      reason: reason ?? 'DependencyNotReady',
+      message: message!,
+    };
   }
 
   /** Emits a core Event about a Flux object, as its controller would (bounded: old ones are removed). */
-  emitEvent(object: any, event: { type: 'Normal' | 'Warning'; reason: string; message: string }): void {
+  emitEvent(
+    object: any,
+    event: { type: 'Normal' | 'Warning'; reason: string; message: string },
+  ): void {
     const eventType = coreResourceType('Event');
     const namespace = object.metadata.namespace;
     const name = `${object.metadata.name}.${randomBytes(8).toString('hex')}`;
     const time = now();
     const component =
-      ({
-        Kustomization: 'kustomize-controller',
-        HelmRelease: 'helm-controller',
-      } as Record<string, string>)[object.kind] ?? 'source-controller';
+      (
+        {
+          Kustomization: 'kustomize-controller',
+          HelmRelease: 'helm-controller',
+        } as Record<string, string>
+      )[object.kind] ?? 'source-controller';
     this.store.put(eventType, {
       metadata: { name, namespace, uid: uuid(), creationTimestamp: time },
       involvedObject: {
@@ -411,5 +545,8 @@ export class SimulatedCluster implements ClusterLookup {
 /** A random RFC 4122 v4 UUID. */
 export function uuid(): string {
   const h = randomBytes(16).toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(
+    17,
+    20,
+  )}-${h.slice(20, 32)}`;
 }

@@ -68,8 +68,14 @@ export function parseStored(
 }
 
 /** Serialises an object for the wire at a version: `{"apiVersion":…,"kind":…,` + the stored body. */
-export function objectJson(object: StoredObject, apiVersion: string, kind: string): Buffer {
-  const prefix = `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)}`;
+export function objectJson(
+  object: StoredObject,
+  apiVersion: string,
+  kind: string,
+): Buffer {
+  const prefix = `{"apiVersion":${JSON.stringify(
+    apiVersion,
+  )},"kind":${JSON.stringify(kind)}`;
   if (object.body.length <= 2) return Buffer.from(`${prefix}}`);
   return Buffer.concat([Buffer.from(`${prefix},`), object.body.subarray(1)]);
 }
@@ -110,8 +116,14 @@ export class ClusterStore {
     return table;
   }
 
-  get(type: ResourceType, namespace: string, name: string): StoredObject | undefined {
-    return this.tables.get(resourceKey(type))?.objects.get(objectKey(namespace, name));
+  get(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+  ): StoredObject | undefined {
+    return this.tables
+      .get(resourceKey(type))
+      ?.objects.get(objectKey(namespace, name));
   }
 
   /** Every table that holds objects. */
@@ -160,7 +172,11 @@ export class ClusterStore {
   }
 
   /** Removes an object; watches see it with a new resourceVersion. */
-  remove(type: ResourceType, namespace: string, name: string): StoredObject | undefined {
+  remove(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+  ): StoredObject | undefined {
     const table = this.table(type);
     const key = objectKey(namespace, name);
     const existing = table.objects.get(key);

@@ -3,7 +3,14 @@
  * DER encoder (X.509 v3, ECDSA P-256 with SHA-256): enough for kubectl, client-go and Node clients to verify
  * the simulated API servers against the CA written into the kubeconfig.
  */
-import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+  type KeyObject,
+} from 'node:crypto';
 import { isIP } from 'node:net';
 
 function length(n: number): Buffer {
@@ -26,7 +33,8 @@ const bool = (value: boolean) => tlv(0x01, Buffer.from([value ? 0xff : 0x00]));
 
 function integer(value: Buffer | number): Buffer {
   let bytes = typeof value === 'number' ? Buffer.from([value]) : value;
-  while (bytes.length > 1 && bytes[0] === 0 && (bytes[1] & 0x80) === 0) bytes = bytes.subarray(1);
+  while (bytes.length > 1 && bytes[0] === 0 && (bytes[1] & 0x80) === 0)
+    bytes = bytes.subarray(1);
   if (bytes[0] & 0x80) bytes = Buffer.concat([Buffer.from([0]), bytes]);
   return tlv(0x02, bytes);
 }
@@ -52,19 +60,27 @@ function bitString(content: Buffer, unusedBits = 0): Buffer {
 
 function utcTime(date: Date): Buffer {
   const iso = date.toISOString();
-  const text = `${iso.slice(2, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
+  const text = `${iso.slice(2, 4)}${iso.slice(5, 7)}${iso.slice(
+    8,
+    10,
+  )}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
   return tlv(0x17, Buffer.from(text, 'ascii'));
 }
 
 function name(commonName: string, organization?: string): Buffer {
   const rdns = [];
-  if (organization) rdns.push(set(sequence(oid('2.5.4.10'), utf8(organization))));
+  if (organization)
+    rdns.push(set(sequence(oid('2.5.4.10'), utf8(organization))));
   rdns.push(set(sequence(oid('2.5.4.3'), utf8(commonName))));
   return sequence(...rdns);
 }
 
 function extension(id: string, critical: boolean, value: Buffer): Buffer {
-  return sequence(oid(id), ...(critical ? [bool(true)] : []), octetString(value));
+  return sequence(
+    oid(id),
+    ...(critical ? [bool(true)] : []),
+    octetString(value),
+  );
 }
 
 const ECDSA_SHA256 = sequence(oid('1.2.840.10045.4.3.2'));
@@ -110,7 +126,9 @@ function certificate(options: {
 
 function pem(label: string, der: Buffer): string {
   const lines = der.toString('base64').match(/.{1,64}/g) ?? [];
-  return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
+  return `-----BEGIN ${label}-----\n${lines.join(
+    '\n',
+  )}\n-----END ${label}-----\n`;
 }
 
 /** A CA certificate and a server certificate (with its key) signed by it, all PEM. */
@@ -141,10 +159,15 @@ export function generateTls(hosts: string[]): GeneratedTls {
   });
 
   const serverKeys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const serverPublic = serverKeys.publicKey.export({ type: 'spki', format: 'der' });
+  const serverPublic = serverKeys.publicKey.export({
+    type: 'spki',
+    format: 'der',
+  });
   const names = new Set(['localhost', '127.0.0.1', '::1', ...hosts]);
   const altNames = [...names].map(host =>
-    isIP(host) ? tlv(0x87, ipBytes(host)) : tlv(0x82, Buffer.from(host, 'ascii')),
+    isIP(host)
+      ? tlv(0x87, ipBytes(host))
+      : tlv(0x82, Buffer.from(host, 'ascii')),
   );
   const serverDer = certificate({
     subject: name('fleet-sim', 'flux-fleet'),
@@ -164,7 +187,9 @@ export function generateTls(hosts: string[]): GeneratedTls {
   return {
     ca: pem('CERTIFICATE', caDer),
     cert: pem('CERTIFICATE', serverDer),
-    key: createPrivateKey(serverKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }))
+    key: createPrivateKey(
+      serverKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    )
       .export({ type: 'pkcs8', format: 'pem' })
       .toString(),
   };

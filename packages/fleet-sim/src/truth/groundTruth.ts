@@ -118,7 +118,9 @@ function boundaryOf(record: FluxObjectRecord): Boundary {
   if (placement.status === 'ok') {
     return boundaryUnder(record, placement.controllers[0]);
   }
-  const candidates = [...placement.controllers].sort(byFields<ControllerSpec>('instance', 'shard'));
+  const candidates = [...placement.controllers].sort(
+    byFields<ControllerSpec>('instance', 'shard'),
+  );
   let weakest: Boundary | undefined;
   for (const candidate of candidates) {
     const boundary = boundaryUnder(record, candidate);
@@ -154,7 +156,10 @@ export function ownerOf(record: FluxObjectRecord): {
 }
 
 /** Whether a reconcile request is older than the threshold and not handled (rules §2). */
-export function reconcileNotHandled(record: FluxObjectRecord, now: number): boolean {
+export function reconcileNotHandled(
+  record: FluxObjectRecord,
+  now: number,
+): boolean {
   if (record.requestedAt === undefined || record.suspended) return false;
   if (record.requestedAt === record.lastHandledReconcileAt) return false;
   const requested = Date.parse(record.requestedAt);
@@ -189,7 +194,8 @@ function objectsOnCycles(records: Map<string, FluxObjectRecord>): Set<string> {
     work.push({ key, next: 0, targets: edges(key) });
   };
   for (const start of records.keys()) {
-    if (index.has(start) || records.get(start)!.dependsOn.length === 0) continue;
+    if (index.has(start) || records.get(start)!.dependsOn.length === 0)
+      continue;
     visit(start);
     while (work.length > 0) {
       const frame = work[work.length - 1];
@@ -215,7 +221,8 @@ function objectsOnCycles(records: Map<string, FluxObjectRecord>): Set<string> {
           onStack.delete(member);
           component.push(member);
         } while (member !== frame.key);
-        const selfLoop = component.length === 1 && frame.targets.includes(component[0]);
+        const selfLoop =
+          component.length === 1 && frame.targets.includes(component[0]);
         if (component.length > 1 || selfLoop) {
           for (const k of component) result.add(k);
         }
@@ -282,7 +289,8 @@ export function clusterTruth(
       if (
         owner.owner === 'ok' &&
         targetOwner.owner === 'ok' &&
-        (owner.instance !== targetOwner.instance || owner.shard !== targetOwner.shard)
+        (owner.instance !== targetOwner.instance ||
+          owner.shard !== targetOwner.shard)
       ) {
         crossShard = true;
       }
@@ -292,9 +300,13 @@ export function clusterTruth(
     const crossTenant =
       record.tenant !== null &&
       [...record.sources, ...record.dependsOn].some(ref => {
-        const target = records.get(recordKey(ref.kind, ref.namespace, ref.name));
+        const target = records.get(
+          recordKey(ref.kind, ref.namespace, ref.name),
+        );
         return (
-          target !== undefined && target.tenant !== null && target.tenant !== record.tenant
+          target !== undefined &&
+          target.tenant !== null &&
+          target.tenant !== record.tenant
         );
       });
     if (crossTenant) finding('cross-tenant-reference', record);
@@ -306,9 +318,11 @@ export function clusterTruth(
     ) {
       finding('boundary-none', record);
     }
-    if (reconcileNotHandled(record, now)) finding('reconcile-not-handled', record);
+    if (reconcileNotHandled(record, now))
+      finding('reconcile-not-handled', record);
     if (cycles.has(key)) finding('dependency-cycle', record);
-    if (record.dependsOn.some(d => !exists(d))) finding('missing-dependency', record);
+    if (record.dependsOn.some(d => !exists(d)))
+      finding('missing-dependency', record);
     if (missingSource) finding('missing-source', record);
   }
   return { objects, findings };
@@ -336,12 +350,18 @@ export function fleetTruth(
     malformed: [],
   };
   for (const cluster of clusters) {
-    const { objects, findings } = clusterTruth(cluster.name, cluster.records, now);
+    const { objects, findings } = clusterTruth(
+      cluster.name,
+      cluster.records,
+      now,
+    );
     truth.objects.push(
       ...objects.sort(byFields<TruthObject>('namespace', 'kind', 'name')),
     );
     truth.findings.push(
-      ...findings.sort(byFields<TruthFinding>('namespace', 'kind', 'name', 'type')),
+      ...findings.sort(
+        byFields<TruthFinding>('namespace', 'kind', 'name', 'type'),
+      ),
     );
     truth.malformed.push(
       ...cluster.malformed
