@@ -1,0 +1,141 @@
+import type { FluxObjectRecord } from '@flux-fleet/plugin-flux-fleet-common';
+import type { IndexedObject } from './IndexedObject';
+import { PageSelector, STATE_SEVERITY, textMatcher } from './objectQuery';
+
+const STATES = ['ready', 'failed', 'stalled', 'suspended', 'progressing'] as const;
+const KINDS = ['Kustomization', 'HelmRelease', 'GitRepository'] as const;
+
+function object(i: number): IndexedObject {
+  const cluster = `c${i % 3}`;
+  const namespace = `ns-${i % 7}`;
+  const kind = KINDS[i % KINDS.length];
+  const name = `app-${(i * 7919) % 1000}`;
+  const key = `${cluster}/${namespace}/${kind}/${name}`;
+  return {
+    key,
+    record: { key, cluster, namespace, kind, name } as unknown as FluxObjectRecord,
+    state: {
+      state: STATES[i % STATES.length],
+      ...(i % 4 === 0 && { message: `Health check FAILED for ${name}` }),
+    },
+    owner: { status: 'ok', instance: 'flux-system', shard: 'main', controller: 'x' },
+    boundary: {
+      cluster,
+      instance: 'flux-system',
+      namespace,
+      tenant: i % 5 === 0 ? 'Payments' : null,
+      serviceAccount: null,
+      serviceAccountSource: null,
+      lockdown: false,
+      enforcement: 'none',
+      reasons: [],
+    },
+    service: i % 2 ? `svc-${i % 11}` : null,
+    findings: [],
+    updatedAt: 1_700_000_000_000 + ((i * 104729) % 5000),
+  };
+}
+
+const objects = Array.from({ length: 500 }, (_, i) => object(i)).filter(
+  (o, i, all) => all.findIndex(x => x.key === o.key) === i,
+);
+
+/** Every page of a query, following cursors. */
+function pages(query: ConstructorParameters<typeof PageSelector>[0]) {
+  const seen: IndexedObject[] = [];
+  let cursor: string | undefined;
+  let totals = new Set<number>();
+  for (let n = 0; n < 100; n++) {
+    const selector = new PageSelector({ ...query, cursor });
+    for (const o of objects) selector.add(o);
+    const page = selector.page();
+    totals.add(page.totalCount);
+    seen.push(...page.items);
+    cursor = page.nextCursor;
+    if (!cursor) break;
+  }
+  return { seen, totals };
+}
+
+describe('PageSelector', () => {
+  it.each([
+    ['key', 'asc'],
+    ['key', 'desc'],
+    ['name', 'asc'],
+    ['state', 'asc'],
+    ['updatedAt', 'desc'],
+    ['cluster', 'asc'],
+    ['kind', 'desc'],
+  ] as const)(
+    'pages through every object exactly once in %s %s order',
+    (sort, order) => {
+      const { seen, totals } = pages({ sort, order, limit: 37 });
+      expect([...totals]).toEqual([objects.length]);
+      expect(seen.map(o => o.key).sort()).toEqual(objects.map(o => o.key).sort());
+      const value = (o: IndexedObject) => {
+        switch (sort) {
+          case 'name':
+            return o.record.name;
+          case 'state':
+            return STATE_SEVERITY.indexOf(o.state.state);
+          case 'updatedAt':
+            return o.updatedAt;
+          case 'cluster':
+            return o.record.cluster;
+          case 'kind':
+            return o.record.kind;
+          default:
+            return o.key;
+        }
+      };
+      for (let i = 1; i < seen.length; i++) {
+        const [a, b] = [value(seen[i - 1]), value(seen[i])];
+        if (order === 'asc') expect(a <= b).toBe(true);
+        else expect(a >= b).toBe(true);
+      }
+    },
+  );
+
+  it('puts the worst states first when sorting by state', () => {
+    const { seen } = pages({ sort: 'state', limit: 5 });
+    expect(seen[0].state.state).toBe('stalled');
+    expect(seen[seen.length - 1].state.state).toBe('ready');
+  });
+
+  it('caps the page at 1000 and defaults to 100', () => {
+    const many = new PageSelector({ limit: 5000 });
+    const some = new PageSelector({});
+    for (const o of objects) {
+      many.add(o);
+      some.add(o);
+    }
+    expect(many.page().items.length).toBe(Math.min(1000, objects.length));
+    expect(some.page().items.length).toBe(100);
+  });
+
+  it('refuses a cursor of another sort order, or one it never gave out', () => {
+    const selector = new PageSelector({ sort: 'name', limit: 10 });
+    for (const o of objects) selector.add(o);
+    const cursor = selector.page().nextCursor!;
+    expect(() => new PageSelector({ sort: 'key', cursor })).toThrow(
+      'The cursor belongs to a list sorted by name asc, not key asc',
+    );
+    expect(() => new PageSelector({ cursor: 'garbage' })).toThrow(
+      "The cursor 'garbage' is not one this API gave out",
+    );
+  });
+});
+
+describe('textMatcher', () => {
+  it('matches name, namespace, cluster, service, tenant and message, ignoring case', () => {
+    const match = textMatcher('payments')!;
+    const tenantMatches = objects.filter(match);
+    expect(tenantMatches.length).toBeGreaterThan(0);
+    expect(tenantMatches.every(o => o.boundary.tenant === 'Payments')).toBe(true);
+    expect(objects.filter(textMatcher('health check failed')!).length).toBe(
+      objects.filter(o => o.state.message).length,
+    );
+    expect(objects.filter(textMatcher('c1/')!)).toEqual([]);
+    expect(textMatcher('  ')).toBeUndefined();
+  });
+});
