@@ -74,10 +74,8 @@ export interface ClusterContextInput {
 /** A cluster prepared for deriving many objects: controllers sorted and parsed once, answers shared. */
 export interface ClusterContext extends ClusterContextInput {
   owners: OwnerResolver;
-  /** Shared boundaries by what they depend on. */
-  boundaries: Map<string, TenancyBoundary>;
-  /** A number per shared owner, to key boundaries. */
-  ownerIds: Map<Owner, number>;
+  /** Shared boundaries by owner, then by what else they depend on. */
+  boundaries: Map<Owner, Map<string, TenancyBoundary>>;
 }
 
 /** Everything derived about one Flux object. */
@@ -114,6 +112,13 @@ export interface ClusterAnalysis {
 
 const NO_FINDINGS: Finding[] = Object.freeze([]) as unknown as Finding[];
 
+/** `findings` with one more; the shared empty list is never changed. */
+function withFinding(findings: Finding[], finding: Finding): Finding[] {
+  if (findings === NO_FINDINGS) return [finding];
+  findings.push(finding);
+  return findings;
+}
+
 /** Prepares a cluster for {@link deriveObject}. */
 export function createClusterContext(
   input: ClusterContextInput,
@@ -122,7 +127,6 @@ export function createClusterContext(
     ...input,
     owners: createOwnerResolver(input.controllers),
     boundaries: new Map(),
-    ownerIds: new Map(),
   };
 }
 
@@ -132,23 +136,23 @@ function sharedBoundary(
   tenant: string | null,
   context: ClusterContext,
 ): TenancyBoundary {
-  let ownerId = context.ownerIds.get(owner);
-  if (ownerId === undefined) {
-    ownerId = context.ownerIds.size;
-    context.ownerIds.set(owner, ownerId);
+  let byOwner = context.boundaries.get(owner);
+  if (!byOwner) {
+    byOwner = new Map();
+    context.boundaries.set(owner, byOwner);
   }
   // What a boundary depends on besides the owner: whether the kind impersonates, its service account, its
   // namespace and tenant.
   const impersonating = IMPERSONATING_KINDS.includes(record.kind);
-  const key = `${ownerId}\n${
-    impersonating ? record.serviceAccountName ?? '' : '-'
-  }\n${record.namespace}\n${tenant ?? ''}`;
-  let boundary = context.boundaries.get(key);
+  const key = `${impersonating ? record.serviceAccountName ?? '' : '-'}\n${
+    record.namespace
+  }\n${tenant ?? ''}`;
+  let boundary = byOwner.get(key);
   if (!boundary) {
     boundary = boundaryOf(record, owner, tenant, context.controllers);
     Object.freeze(boundary.reasons);
     boundary = Object.freeze(boundary);
-    context.boundaries.set(key, boundary);
+    byOwner.set(key, boundary);
   }
   return boundary;
 }
@@ -173,24 +177,22 @@ export function deriveObject(
   const service = deriveService(record, context.workloads);
 
   let findings = NO_FINDINGS;
-  const add = (f: Finding | undefined) => {
-    if (!f) return;
-    if (findings === NO_FINDINGS) findings = [];
-    findings.push(f);
-  };
   if (owner.status === 'orphan') {
-    add(orphanFinding(record, context.owners.whyOrphan(record)));
+    findings = [orphanFinding(record, context.owners.whyOrphan(record))];
   } else if (owner.status === 'contested') {
-    add(contestedFinding(record, owner));
+    findings = [contestedFinding(record, owner)];
   }
   if (
-    IMPERSONATING_KINDS.includes(record.kind) &&
     boundary.tenant !== null &&
-    boundary.enforcement === 'none'
+    boundary.enforcement === 'none' &&
+    IMPERSONATING_KINDS.includes(record.kind)
   ) {
-    add(boundaryNoneFinding(record, boundary));
+    findings = withFinding(findings, boundaryNoneFinding(record, boundary));
   }
-  add(reconcileNotHandledFinding(record, state, now));
+  if (state.reconcileNotHandled) {
+    const notHandled = reconcileNotHandledFinding(record, state, now);
+    if (notHandled) findings = withFinding(findings, notHandled);
+  }
   return { state, owner, boundary, service, findings };
 }
 
@@ -214,18 +216,9 @@ function controllerId(instance: string, name: string): string {
 export function analyseCluster(input: ClusterAnalysisInput): ClusterAnalysis {
   const context = createClusterContext(input);
   const { cluster, now } = input;
-  const records: FluxObjectRecord[] = [];
-  const byKey = new Map<string, FluxObjectRecord>();
-  for (const record of input.objects) {
-    records.push(record);
-    byKey.set(record.key, record);
-  }
-  const derived = new Map<string, ObjectDerivation>();
-  const addFinding = (key: string, f: Finding) => {
-    const d = derived.get(key)!;
-    if (d.findings === NO_FINDINGS) d.findings = [];
-    d.findings.push(f);
-  };
+  const records: FluxObjectRecord[] = Array.from(input.objects);
+  const index = new Map<string, number>();
+  for (let i = 0; i < records.length; i++) index.set(records[i].key, i);
 
   const loads = new Map<string, LoadAccumulator>();
   for (const controller of input.controllers) {
@@ -235,80 +228,102 @@ export function analyseCluster(input: ClusterAnalysisInput): ClusterAnalysis {
       objectCount: 0,
     });
   }
+  // Owners are shared, so the controllers an owner loads are looked up once per owner.
+  const loadedBy = new Map<Owner, LoadAccumulator[]>();
+  const loadsOf = (owner: Owner): LoadAccumulator[] => {
+    let list = loadedBy.get(owner);
+    if (!list) {
+      const owners =
+        owner.status === 'ok' &&
+        owner.instance !== null &&
+        owner.controller !== null
+          ? [{ instance: owner.instance, controller: owner.controller }]
+          : owner.candidates ?? [];
+      list = owners
+        .map(o => loads.get(controllerId(o.instance, o.controller)))
+        .filter((l): l is LoadAccumulator => l !== undefined);
+      loadedBy.set(owner, list);
+    }
+    return list;
+  };
 
   // Pass 1: each object on its own, and the load it puts on its controllers.
-  for (const record of records) {
+  const derivations: ObjectDerivation[] = new Array(records.length);
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i];
     const d = deriveObject(record, context, now);
-    derived.set(record.key, d);
+    derivations[i] = d;
     if (isSuspended(record) || !reconciledByController(record.kind)) continue;
-    const owners =
-      d.owner.status === 'ok'
-        ? [{ instance: d.owner.instance!, controller: d.owner.controller! }]
-        : d.owner.candidates ?? [];
-    if (owners.length === 0) continue;
+    const targets = loadsOf(d.owner);
+    if (targets.length === 0) continue;
     const share = reconcileShareOf(record);
-    for (const o of owners) {
-      const load = loads.get(controllerId(o.instance, o.controller));
-      if (load) {
-        load.shareSum += share;
-        load.objectCount++;
-      }
+    for (const load of targets) {
+      load.shareSum += share;
+      load.objectCount++;
     }
   }
 
-  // Pass 2: references between objects.
-  const withDependencies: FluxObjectRecord[] = [];
-  const dependencyTargets = new Map<FluxObjectRecord, FluxObjectRecord[]>();
-  for (const record of records) {
-    const own = derived.get(record.key)!;
-    const targets: FluxObjectRecord[] = [];
+  // Pass 2: references between objects (rules §7, §8).
+  const withDependencies: number[] = [];
+  const dependencyTargets = new Map<number, number[]>();
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i];
+    if (record.sourceRef === undefined && record.dependsOn === undefined)
+      continue;
+    const own = derivations[i];
     for (const ref of referencesOf(record)) {
-      const target = byKey.get(referenceKey(cluster, ref));
-      if (!target) {
-        addFinding(
-          record.key,
+      const t = index.get(referenceKey(cluster, ref));
+      if (t === undefined) {
+        own.findings = withFinding(
+          own.findings,
           ref.role === 'source'
             ? missingSourceFinding(record, ref, ref.field)
             : missingDependencyFinding(record, ref),
         );
         continue;
       }
-      if (ref.role === 'dependency') targets.push(target);
-      const other = derived.get(target.key)!;
-      if (
-        ref.role === 'source' &&
+      const target = records[t];
+      const other = derivations[t];
+      if (ref.role === 'dependency') {
+        const list = dependencyTargets.get(i);
+        if (list) list.push(t);
+        else {
+          dependencyTargets.set(i, [t]);
+          withDependencies.push(i);
+        }
+      } else if (
         own.owner.status === 'ok' &&
         other.owner.status === 'ok' &&
-        reconciledByController(record.kind) &&
-        reconciledByController(target.kind) &&
         (own.owner.instance !== other.owner.instance ||
-          own.owner.shard !== other.owner.shard)
+          own.owner.shard !== other.owner.shard) &&
+        reconciledByController(record.kind) &&
+        reconciledByController(target.kind)
       ) {
-        addFinding(
-          record.key,
+        own.findings = withFinding(
+          own.findings,
           crossShardFinding(record, own.owner, target, other.owner),
         );
       }
       const tenant = own.boundary.tenant;
       const targetTenant = other.boundary.tenant;
       if (tenant !== null && targetTenant !== null && tenant !== targetTenant) {
-        addFinding(
-          record.key,
+        own.findings = withFinding(
+          own.findings,
           crossTenantFinding(record, tenant, target, targetTenant, ref.role),
         );
       }
     }
-    if (targets.length > 0) {
-      withDependencies.push(record);
-      dependencyTargets.set(record, targets);
-    }
   }
   for (const cycle of findCycles(
     withDependencies,
-    r => dependencyTargets.get(r) ?? [],
+    i => dependencyTargets.get(i) ?? [],
   )) {
-    for (const record of cycle) {
-      addFinding(record.key, dependencyCycleFinding(record, cycle));
+    const members = cycle.map(i => records[i]);
+    for (const i of cycle) {
+      derivations[i].findings = withFinding(
+        derivations[i].findings,
+        dependencyCycleFinding(records[i], members),
+      );
     }
   }
 
@@ -330,12 +345,15 @@ export function analyseCluster(input: ClusterAnalysisInput): ClusterAnalysis {
     cluster,
     input.controllers,
     records,
-    derived,
+    derivations,
     controllerLoads,
   );
 
+  const objects = new Map<string, ObjectDerivation>();
   const findings: Finding[] = [];
-  for (const d of derived.values()) {
+  for (let i = 0; i < records.length; i++) {
+    const d = derivations[i];
+    objects.set(records[i].key, d);
     if (d.findings.length > 1) d.findings.sort(compareFindings);
     for (const f of d.findings) findings.push(f);
   }
@@ -344,7 +362,7 @@ export function analyseCluster(input: ClusterAnalysisInput): ClusterAnalysis {
 
   return {
     cluster,
-    objects: derived,
+    objects,
     findings,
     instances,
     shards,
@@ -386,7 +404,7 @@ function summarise(
   cluster: string,
   controllers: readonly FluxController[],
   records: FluxObjectRecord[],
-  derived: Map<string, ObjectDerivation>,
+  derivations: ObjectDerivation[],
   loads: ControllerLoad[],
 ): {
   instances: InstanceSummary[];
@@ -425,8 +443,9 @@ function summarise(
 
   const instanceCounts = new Map<string, number>();
   const fluxInstances = new Map<string, string>();
-  for (const record of records) {
-    const { owner, state } = derived.get(record.key)!;
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i];
+    const { owner, state } = derivations[i];
     if (record.kind === 'FluxInstance') {
       const known = fluxInstances.get(record.namespace);
       if (known === undefined || compareText(record.name, known) < 0) {

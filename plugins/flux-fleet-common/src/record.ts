@@ -79,7 +79,8 @@ export interface FluxObjectRecord {
   readonly remote: boolean;
   /**
    * Reconcilers: `status.inventory.entries`, packed as lines of `<id> <version>` (ids are
-   * `<namespace>_<name>_<group>_<kind>`). Read it with {@link inventoryEntries} or {@link inventoryWorkloadIds}.
+   * `<namespace>_<name>_<group>_<kind>`, the object's own namespace written `*`). Read it with
+   * {@link inventoryEntries}, {@link inventoryWorkloadIds} or {@link visitInventoryWorkloadIds}.
    */
   readonly inventory?: string;
   /** Number of inventory entries. */
@@ -175,23 +176,54 @@ export function parseInventoryId(
   };
 }
 
-/** Packs inventory entries into the record's one-string form. */
+/**
+ * Marks, at the start of a packed id, the namespace of the object that holds the inventory: most of what an
+ * object applies is in its own namespace, so writing it once saves a fifth of the inventory's memory. `*` cannot
+ * start a real id (namespaces are DNS labels).
+ */
+const OWN_NAMESPACE = '*';
+
+/**
+ * Packs inventory entries into the record's one-string form: lines of `<id> <version>`, with the object's own
+ * namespace at the start of an id written as `*`.
+ */
 export function packInventory(
   entries: ReadonlyArray<{ id: string; version: string }>,
+  namespace = '',
 ): string | undefined {
   if (entries.length === 0) return undefined;
-  return entries.map(e => `${e.id} ${e.version}`).join('\n');
+  const own = namespace ? `${namespace}_` : undefined;
+  return entries
+    .map(e => {
+      const id =
+        own && e.id.startsWith(own)
+          ? OWN_NAMESPACE + e.id.slice(namespace.length)
+          : e.id;
+      return `${id} ${e.version}`;
+    })
+    .join('\n');
+}
+
+/** The full id of a packed id. */
+function unpackId(packed: string, namespace: string): string {
+  return packed.startsWith(OWN_NAMESPACE)
+    ? namespace + packed.slice(1)
+    : packed;
 }
 
 /** The inventory of a record, entry by entry, in inventory order. */
 export function inventoryEntries(record: {
   readonly inventory?: string;
+  readonly namespace: string;
 }): InventoryEntry[] {
   if (!record.inventory) return [];
   const entries: InventoryEntry[] = [];
   for (const line of record.inventory.split('\n')) {
     const space = line.indexOf(' ');
-    const id = space >= 0 ? line.slice(0, space) : line;
+    const id = unpackId(
+      space >= 0 ? line.slice(0, space) : line,
+      record.namespace,
+    );
     const parsed = parseInventoryId(id);
     if (parsed) {
       entries.push({
@@ -208,16 +240,16 @@ const WORKLOAD_ID_SUFFIXES = (
 ).map(([kind, group]) => `_${group}_${kind}`);
 
 /**
- * The ids of the workloads (Deployment, StatefulSet, DaemonSet, CronJob) in a record's inventory, in inventory
- * order (rules §6). Scans the packed string without splitting it, since the analysis calls it for every
- * reconciler.
+ * Calls `visit` with the id of each workload (Deployment, StatefulSet, DaemonSet, CronJob) in a record's
+ * inventory, in inventory order, until it returns true (rules §6). Scans the packed string without splitting it,
+ * since the analysis does it for every reconciler.
  */
-export function inventoryWorkloadIds(record: {
-  readonly inventory?: string;
-}): string[] {
+export function visitInventoryWorkloadIds(
+  record: { readonly inventory?: string; readonly namespace: string },
+  visit: (id: string) => boolean | void,
+): void {
   const packed = record.inventory;
-  if (!packed) return [];
-  const ids: string[] = [];
+  if (!packed) return;
   let start = 0;
   while (start < packed.length) {
     let end = packed.indexOf('\n', start);
@@ -229,12 +261,27 @@ export function inventoryWorkloadIds(record: {
         idEnd - start > suffix.length &&
         packed.startsWith(suffix, idEnd - suffix.length)
       ) {
-        ids.push(packed.slice(start, idEnd));
+        if (
+          visit(unpackId(packed.slice(start, idEnd), record.namespace)) === true
+        ) {
+          return;
+        }
         break;
       }
     }
     start = end + 1;
   }
+}
+
+/** The ids of the workloads in a record's inventory, in inventory order (rules §6). */
+export function inventoryWorkloadIds(record: {
+  readonly inventory?: string;
+  readonly namespace: string;
+}): string[] {
+  const ids: string[] = [];
+  visitInventoryWorkloadIds(record, id => {
+    ids.push(id);
+  });
   return ids;
 }
 

@@ -7,7 +7,7 @@ import {
   matchesLabelSelector,
   parseLabelSelectorCached,
 } from './labelSelector';
-import { inventoryWorkloadIds } from './record';
+import { inventoryWorkloadIds, visitInventoryWorkloadIds } from './record';
 import type { FluxObjectRecord, WorkloadRecord } from './record';
 import { ANNOTATIONS, LABELS } from './vocabulary';
 
@@ -56,11 +56,13 @@ export function deriveServiceLink(
   const annotation = record.annotations[ANNOTATIONS.service];
   if (annotation) return { service: annotation, via: 'annotation' };
   if (!workloads || record.remote || !record.inventory) return undefined;
-  for (const id of inventoryWorkloadIds(record)) {
+  let link: ServiceLink | undefined;
+  visitInventoryWorkloadIds(record, id => {
     const service = workloads.get(id)?.kubernetesId;
-    if (service) return { service, via: 'workload', workload: id };
-  }
-  return undefined;
+    if (service) link = { service, via: 'workload', workload: id };
+    return link !== undefined;
+  });
+  return link;
 }
 
 /** The service an object belongs to (rules §6), or null. */

@@ -109,16 +109,36 @@ function isStatic(record: FluxObjectRecord): boolean {
   );
 }
 
+/**
+ * A state with the fields most states have, in one literal: V8 keeps them inside the object, where fields added
+ * one by one would spill into a separate store (a third more memory for each of the index's objects).
+ */
+function stateOf(
+  state: ReconcileState['state'],
+  reason: string | undefined,
+  message: string | undefined,
+  since: string | undefined,
+): ReconcileState {
+  return {
+    state,
+    reason,
+    message,
+    since,
+    revision: undefined,
+    lastHandledReconcileAt: undefined,
+  };
+}
+
 function fromCondition(
   state: ReconcileState['state'],
   condition: RecordCondition,
 ): ReconcileState {
-  const result: ReconcileState = { state };
-  if (condition.reason !== undefined) result.reason = condition.reason;
-  if (condition.message !== undefined) result.message = condition.message;
-  if (condition.lastTransitionTime !== undefined)
-    result.since = condition.lastTransitionTime;
-  return result;
+  return stateOf(
+    state,
+    condition.reason,
+    condition.message,
+    condition.lastTransitionTime,
+  );
 }
 
 /** The state proper (rules §2, first match wins), without revisions and reconcile request. */
@@ -127,46 +147,49 @@ function baseState(record: FluxObjectRecord): ReconcileState {
     record;
 
   if (record.deletionTimestamp !== undefined) {
-    return {
-      state: 'terminating',
-      reason: DERIVED_REASONS.terminating,
-      message: `deletion requested at ${record.deletionTimestamp}; waiting for its finalizers`,
-      since: record.deletionTimestamp,
-    };
+    return stateOf(
+      'terminating',
+      DERIVED_REASONS.terminating,
+      `deletion requested at ${record.deletionTimestamp}; waiting for its finalizers`,
+      record.deletionTimestamp,
+    );
   }
   if (isSuspended(record)) {
     const how = record.suspend
       ? 'spec.suspend is true'
       : `${ANNOTATIONS.operatorReconcile} is disabled`;
-    return {
-      state: 'suspended',
-      reason: DERIVED_REASONS.suspended,
-      message: ready?.lastTransitionTime
+    return stateOf(
+      'suspended',
+      DERIVED_REASONS.suspended,
+      ready?.lastTransitionTime
         ? `reconciliation is suspended (${how}); its status is as of ${ready.lastTransitionTime}`
         : `reconciliation is suspended (${how})`,
-      ...(ready?.lastTransitionTime ? { since: ready.lastTransitionTime } : {}),
-    };
+      ready?.lastTransitionTime,
+    );
   }
   if (record.conditionsError !== undefined) {
-    return {
-      state: 'unknown',
-      reason: DERIVED_REASONS.malformedStatus,
-      message: record.conditionsError,
-    };
+    return stateOf(
+      'unknown',
+      DERIVED_REASONS.malformedStatus,
+      record.conditionsError,
+      undefined,
+    );
   }
   if (!ready && observedGeneration === undefined) {
     if (isStatic(record)) {
-      return {
-        state: 'ready',
-        reason: DERIVED_REASONS.static,
-        message: `a ${record.kind} has no status of its own; Flux reads it when it is used, so it is always ready`,
-      };
+      return stateOf(
+        'ready',
+        DERIVED_REASONS.static,
+        `a ${record.kind} has no status of its own; Flux reads it when it is used, so it is always ready`,
+        undefined,
+      );
     }
-    return {
-      state: 'never-reconciled',
-      reason: DERIVED_REASONS.neverReconciled,
-      message: 'no controller has reported a status for it yet',
-    };
+    return stateOf(
+      'never-reconciled',
+      DERIVED_REASONS.neverReconciled,
+      'no controller has reported a status for it yet',
+      undefined,
+    );
   }
   if (stalled?.status === 'True') {
     return fromCondition('stalled', stalled);
@@ -192,24 +215,24 @@ function baseState(record: FluxObjectRecord): ReconcileState {
     if (ready?.status === 'Unknown') return fromCondition('progressing', ready);
     if (reconciling?.status === 'True')
       return fromCondition('progressing', reconciling);
-    return {
-      state: 'progressing',
-      reason: DERIVED_REASONS.generationNotObserved,
-      message: behind
+    return stateOf(
+      'progressing',
+      DERIVED_REASONS.generationNotObserved,
+      behind
         ? `generation ${generation} is not reconciled yet (last reconciled: ${observedGeneration})`
         : 'reconciliation started; no Ready condition yet',
-      ...(ready?.lastTransitionTime ? { since: ready.lastTransitionTime } : {}),
-    };
+      ready?.lastTransitionTime,
+    );
   }
   if (ready?.status === 'True') {
     return fromCondition('ready', ready);
   }
-  return {
-    state: 'unknown',
-    reason: DERIVED_REASONS.malformedStatus,
-    message: `its Ready condition has status '${ready?.status}', which is not True, False or Unknown`,
-    ...(ready?.lastTransitionTime ? { since: ready.lastTransitionTime } : {}),
-  };
+  return stateOf(
+    'unknown',
+    DERIVED_REASONS.malformedStatus,
+    `its Ready condition has status '${ready?.status}', which is not True, False or Unknown`,
+    ready?.lastTransitionTime,
+  );
 }
 
 /**
@@ -221,7 +244,8 @@ export function deriveReconcileState(
   now: Date | number,
 ): ReconcileState {
   const result = baseState(record);
-  if (record.revision !== undefined) result.revision = record.revision;
+  result.revision = record.revision;
+  result.lastHandledReconcileAt = record.lastHandledReconcileAt;
   if (
     record.attemptedRevision !== undefined &&
     record.attemptedRevision !== record.revision
@@ -232,9 +256,6 @@ export function deriveReconcileState(
   if (requestedAt !== undefined) {
     result.reconcileRequestedAt = requestedAt;
     result.reconcileNotHandled = isReconcileNotHandled(record, now);
-  }
-  if (record.lastHandledReconcileAt !== undefined) {
-    result.lastHandledReconcileAt = record.lastHandledReconcileAt;
   }
   return result;
 }

@@ -8,13 +8,13 @@
  * generation is full it becomes the previous one and the oldest is dropped, so the pool never grows without
  * bound, while values still in use keep being shared.
  */
-class Generations<T> {
-  private current = new Map<string, T>();
-  private previous = new Map<string, T>();
+class Generations<K, T> {
+  private current = new Map<K, T>();
+  private previous = new Map<K, T>();
 
   constructor(private readonly limit: number) {}
 
-  get(key: string): T | undefined {
+  get(key: K): T | undefined {
     const found = this.current.get(key);
     if (found !== undefined) return found;
     const old = this.previous.get(key);
@@ -22,7 +22,7 @@ class Generations<T> {
     return old;
   }
 
-  set(key: string, value: T) {
+  set(key: K, value: T) {
     if (this.current.size >= this.limit) {
       this.previous = this.current;
       this.current = new Map();
@@ -35,10 +35,14 @@ class Generations<T> {
   }
 }
 
+type LabelSet = Readonly<Record<string, string>>;
+
 /** Shares equal strings and equal small objects between records. */
 export class ValuePool {
-  private readonly strings: Generations<string>;
-  private readonly objects: Generations<object>;
+  private readonly strings: Generations<string, string>;
+  private readonly objects: Generations<string, object>;
+  /** Label sets by a hash of their content; a bucket holds the sets whose hashes collide. */
+  private readonly labelSets: Generations<number, LabelSet | LabelSet[]>;
 
   /**
    * @param limit - entries per generation and kind of value.
@@ -47,6 +51,7 @@ export class ValuePool {
   constructor(limit = 20_000, private readonly maxLength = 2048) {
     this.strings = new Generations(limit);
     this.objects = new Generations(limit);
+    this.labelSets = new Generations(limit);
   }
 
   /** The pooled copy of `value` (the first equal string seen), or `value` itself. */
@@ -70,10 +75,61 @@ export class ValuePool {
     return built;
   }
 
+  /**
+   * The shared, frozen copy of a label (or annotation) set equal to `labels`, with pooled values. Keyed by a hash
+   * of the content rather than by the content as text, so that a set seen once (the labels of one workload) costs
+   * the pool a number, not a copy of its text.
+   */
+  labels(
+    labels: Readonly<Record<string, string>>,
+  ): Readonly<Record<string, string>> {
+    const keys = Object.keys(labels).sort();
+    let hash = 0x811c9dc5;
+    for (const key of keys) {
+      hash = fnv1a(hash, key);
+      hash = fnv1a(hash, labels[key]);
+    }
+    // Usually one set per hash; a list only when hashes collide.
+    const found = this.labelSets.get(hash);
+    const candidates = Array.isArray(found) ? found : found && [found];
+    for (const candidate of candidates ?? []) {
+      if (sameLabels(candidate, labels, keys)) return candidate;
+    }
+    const copy: Record<string, string> = {};
+    for (const key of keys) copy[key] = this.intern(labels[key]);
+    const shared = Object.freeze(copy);
+    this.labelSets.set(hash, candidates ? [...candidates, shared] : shared);
+    return shared;
+  }
+
   /** How many values the pool holds now (a value may count twice while it moves between generations). */
   get size(): number {
-    return this.strings.size + this.objects.size;
+    return this.strings.size + this.objects.size + this.labelSets.size;
   }
+}
+
+/** FNV-1a (32 bits) of `text` continued from `hash`, with a separator so that `ab`+`c` differs from `a`+`bc`. */
+function fnv1a(hash: number, text: string): number {
+  let h = hash;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= 0xff;
+  return Math.imul(h, 0x01000193) >>> 0;
+}
+
+function sameLabels(
+  a: Readonly<Record<string, string>>,
+  b: Readonly<Record<string, string>>,
+  keysOfB: readonly string[],
+): boolean {
+  if (Object.keys(a).length !== keysOfB.length) return false;
+  for (const key of keysOfB) {
+    if (a[key] !== b[key] || !Object.prototype.hasOwnProperty.call(a, key))
+      return false;
+  }
+  return true;
 }
 
 /** The pool used when a caller passes none. */
