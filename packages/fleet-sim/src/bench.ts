@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 
 interface Target {
@@ -24,16 +24,38 @@ function flag(name: string, fallback: string): string {
 
 function rssMb(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+  const kb = (key: string) =>
+    Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return {
+    rss: Math.round(kb('VmRSS') / 1024),
+    peak: Math.round(kb('VmHWM') / 1024),
+  };
 }
 
-async function startSim(args: string[]): Promise<{ child: ChildProcess; targets: Target[]; ms: number; dir: string; line: string }> {
+async function startSim(
+  args: string[],
+): Promise<{
+  child: ChildProcess;
+  targets: Target[];
+  ms: number;
+  dir: string;
+  line: string;
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'fleet-sim-bench-'));
   const started = Date.now();
   const child = spawn(
     process.execPath,
-    [resolve(__dirname, '../bin/fleet-sim'), ...args, '--port', '0', '--kubeconfig', join(dir, 'kubeconfig')],
+    [
+      join(
+        dirname(require.resolve('@flux-fleet/fleet-sim/package.json')),
+        'bin/fleet-sim',
+      ),
+      ...args,
+      '--port',
+      '0',
+      '--kubeconfig',
+      join(dir, 'kubeconfig'),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const line = await new Promise<string>((done, fail) => {
@@ -49,7 +71,8 @@ async function startSim(args: string[]): Promise<{ child: ChildProcess; targets:
   const targets = config.clusters.map((c: any) => ({
     name: c.name,
     server: c.cluster.server,
-    token: config.users.find((u: any) => u.name === `${c.name}-admin`).user.token,
+    token: config.users.find((u: any) => u.name === `${c.name}-admin`).user
+      .token,
   }));
   return { child, targets, ms, dir, line };
 }
@@ -58,11 +81,19 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 function get(target: Target, path: string): Promise<Buffer> {
   return new Promise((done, fail) => {
-    const req = request(`${target.server}${path}`, { agent, headers: { Authorization: `Bearer ${target.token}` } }, res => {
-      const chunks: Buffer[] = [];
-      res.on('data', c => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? done(Buffer.concat(chunks)) : fail(new Error(`${path}: ${res.statusCode}`))));
-    });
+    const req = request(
+      `${target.server}${path}`,
+      { agent, headers: { Authorization: `Bearer ${target.token}` } },
+      res => {
+        const chunks: Buffer[] = [];
+        res.on('data', c => chunks.push(c));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? done(Buffer.concat(chunks))
+            : fail(new Error(`${path}: ${res.statusCode}`)),
+        );
+      },
+    );
     req.on('error', fail);
     req.end();
   });
@@ -70,10 +101,19 @@ function get(target: Target, path: string): Promise<Buffer> {
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
+  return (
+    Math.round(
+      sorted[
+        Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))
+      ] * 10,
+    ) / 10
+  );
 }
 
-async function listTimes(target: Target, rounds: number): Promise<Record<string, unknown>> {
+async function listTimes(
+  target: Target,
+  rounds: number,
+): Promise<Record<string, unknown>> {
   const path = '/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations';
   const count = JSON.parse((await get(target, path)).toString()).items.length;
   const whole: number[] = [];
@@ -89,30 +129,53 @@ async function listTimes(target: Target, rounds: number): Promise<Record<string,
     let token: string | undefined;
     let n = 0;
     do {
-      const page = JSON.parse((await get(target, `${path}?limit=500${token ? `&continue=${encodeURIComponent(token)}` : ''}`)).toString());
+      const page = JSON.parse(
+        (
+          await get(
+            target,
+            `${path}?limit=500${
+              token ? `&continue=${encodeURIComponent(token)}` : ''
+            }`,
+          )
+        ).toString(),
+      );
       n += page.items.length;
       token = page.metadata.continue;
     } while (token);
     paged.push(performance.now() - t);
-    if (n !== count) throw new Error(`paging saw ${n} of ${count} Kustomizations`);
+    if (n !== count)
+      throw new Error(`paging saw ${n} of ${count} Kustomizations`);
   }
   return {
     kustomizations: count,
     unpagedMs: { p50: percentile(whole, 50), p95: percentile(whole, 95) },
-    unpagedWithParseMs: { p50: percentile(wholeParsed, 50), p95: percentile(wholeParsed, 95) },
+    unpagedWithParseMs: {
+      p50: percentile(wholeParsed, 50),
+      p95: percentile(wholeParsed, 95),
+    },
     pagedLimit500Ms: { p50: percentile(paged, 50), p95: percentile(paged, 95) },
   };
 }
 
 /** Opens watches spread over clusters and kinds, holds them, and counts what arrives. */
-async function holdWatches(targets: Target[], count: number, seconds: number): Promise<Record<string, unknown>> {
+async function holdWatches(
+  targets: Target[],
+  count: number,
+  seconds: number,
+): Promise<Record<string, unknown>> {
   const paths = [
     '/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations',
     '/apis/helm.toolkit.fluxcd.io/v2/helmreleases',
     '/apis/source.toolkit.fluxcd.io/v1/gitrepositories',
     '/api/v1/events',
   ];
-  const stats = { opened: 0, events: 0, bookmarks: 0, errors: 0, endedEarly: 0 };
+  const stats = {
+    opened: 0,
+    events: 0,
+    bookmarks: 0,
+    errors: 0,
+    endedEarly: 0,
+  };
   const watchAgent = new Agent({ keepAlive: true, maxSockets: Infinity });
   const requests: Array<ReturnType<typeof request>> = [];
   let stopping = false;
@@ -120,11 +183,16 @@ async function holdWatches(targets: Target[], count: number, seconds: number): P
     Array.from({ length: count }, async (_, i) => {
       const target = targets[i % targets.length];
       const path = paths[i % paths.length];
-      const list = JSON.parse((await get(target, `${path}?limit=1`)).toString());
+      const list = JSON.parse(
+        (await get(target, `${path}?limit=1`)).toString(),
+      );
       await new Promise<void>(opened => {
         const req = request(
           `${target.server}${path}?watch=true&allowWatchBookmarks=true&resourceVersion=${list.metadata.resourceVersion}`,
-          { agent: watchAgent, headers: { Authorization: `Bearer ${target.token}` } },
+          {
+            agent: watchAgent,
+            headers: { Authorization: `Bearer ${target.token}` },
+          },
           res => {
             if (res.statusCode !== 200) stats.errors++;
             stats.opened++;
@@ -169,20 +237,49 @@ async function main(): Promise<void> {
   const rounds = Number(flag('rounds', '20'));
   const results: Record<string, unknown> = { node: process.version };
 
-  const fleet = await startSim(['--size', size, '--seed', '1', '--churn', '20', '--bookmark-interval', '1000']);
+  const fleet = await startSim([
+    '--size',
+    size,
+    '--seed',
+    '1',
+    '--churn',
+    '20',
+    '--bookmark-interval',
+    '1000',
+  ]);
   try {
-    results.fleet = { size, ready: fleet.line, startMs: fleet.ms, ...rssMb(fleet.child.pid!) };
+    results.fleet = {
+      size,
+      ready: fleet.line,
+      startMs: fleet.ms,
+      ...rssMb(fleet.child.pid!),
+    };
     results.listOneCluster = await listTimes(fleet.targets[0], rounds);
-    results.watchesUnderChurn = { churnPerSecondPerCluster: 20, ...(await holdWatches(fleet.targets, watches, seconds)) };
+    results.watchesUnderChurn = {
+      churnPerSecondPerCluster: 20,
+      ...(await holdWatches(fleet.targets, watches, seconds)),
+    };
     results.fleetAfter = rssMb(fleet.child.pid!);
   } finally {
     fleet.child.kill('SIGTERM');
     rmSync(fleet.dir, { recursive: true, force: true });
   }
 
-  const big = await startSim(['--clusters', '1', '--services', '5000', '--seed', '1', '--churn', '0']);
+  const big = await startSim([
+    '--clusters',
+    '1',
+    '--services',
+    '5000',
+    '--seed',
+    '1',
+    '--churn',
+    '0',
+  ]);
   try {
-    results.list5000 = { startMs: big.ms, ...(await listTimes(big.targets[0], rounds)) };
+    results.list5000 = {
+      startMs: big.ms,
+      ...(await listTimes(big.targets[0], rounds)),
+    };
   } finally {
     big.child.kill('SIGTERM');
     rmSync(big.dir, { recursive: true, force: true });
