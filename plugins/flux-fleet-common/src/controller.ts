@@ -185,6 +185,22 @@ export function controllerFromDeployment(
   cluster: string,
   deployment: unknown,
 ): ControllerResult {
+  try {
+    return readController(cluster, deployment);
+  } catch (e) {
+    // Unreachable by design (every read is checked); kept so that a bug here never stops a cluster's watch.
+    return {
+      reason: `cluster ${cluster}: could not read a Deployment: ${
+        e instanceof Error ? e.message : String(e)
+      }`,
+    };
+  }
+}
+
+function readController(
+  cluster: string,
+  deployment: unknown,
+): ControllerResult {
   if (!isJsonObject(deployment)) {
     return {
       reason: `cluster ${cluster}: a Deployment should be an object, got ${
