@@ -1,5 +1,6 @@
 import { ResponseError } from '@backstage/errors';
 import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import {
   SIGNAL_CHANNELS,
   ShardSummary,
@@ -376,7 +377,7 @@ describe('EntityFluxFleetCard', () => {
     expect(empty).toHaveTextContent('flux-fleet.io/service: payments');
   });
 
-  it('shows the backend error, naming the entity, when the view cannot be loaded', async () => {
+  it('shows the backend error, naming the entity, when the view cannot be loaded, and tries again on request', async () => {
     const response = new Response(
       JSON.stringify({
         error: {
@@ -393,9 +394,10 @@ describe('EntityFluxFleetCard', () => {
     );
     const error = await ResponseError.fromResponse(response as any);
     const api = fakeFluxFleetApi({
-      getEntityView: jest.fn(async () => {
-        throw error;
-      }),
+      getEntityView: jest
+        .fn()
+        .mockRejectedValueOnce(error)
+        .mockResolvedValue(entityView()),
     });
     await renderWithApis(<EntityFluxFleetCard />, {
       api,
@@ -403,11 +405,17 @@ describe('EntityFluxFleetCard', () => {
     });
     const panel = await screen.findByTestId('flux-fleet-error');
     expect(panel).toHaveTextContent(
-      'Could not load the Flux objects of component:default/payments',
+      'Could not read the Flux objects of component:default/payments',
     );
     expect(panel).toHaveTextContent(
       'No catalog entity component:default/payments',
     );
+    await userEvent.click(
+      within(panel).getByRole('button', { name: 'Try again' }),
+    );
+    expect(
+      await screen.findByTestId('flux-fleet-row-prod-eu-1'),
+    ).toBeInTheDocument();
   });
 
   it('shows progress while loading', async () => {

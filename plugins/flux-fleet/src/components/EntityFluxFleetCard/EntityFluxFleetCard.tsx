@@ -40,7 +40,11 @@ export const EntityFluxFleetCard = () => {
   let content;
   if (!view.value) {
     content = view.error ? (
-      <EntityViewError entityRef={entityRef} error={view.error} />
+      <EntityViewError
+        entityRef={entityRef}
+        error={view.error}
+        onRetry={view.refresh}
+      />
     ) : (
       <div data-testid="flux-fleet-loading">
         <Progress />

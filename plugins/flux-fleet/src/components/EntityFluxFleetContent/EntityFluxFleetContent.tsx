@@ -118,7 +118,11 @@ export const EntityFluxFleetContent = () => {
     return (
       <Box data-testid="flux-fleet-content">
         {view.error ? (
-          <EntityViewError entityRef={entityRef} error={view.error} />
+          <EntityViewError
+            entityRef={entityRef}
+            error={view.error}
+            onRetry={view.refresh}
+          />
         ) : (
           <div data-testid="flux-fleet-loading">
             <Progress />

@@ -14,7 +14,6 @@ import TableRow from '@material-ui/core/TableRow';
 import TableSortLabel from '@material-ui/core/TableSortLabel';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
-import Alert from '@material-ui/lab/Alert';
 import {
   ClusterHealth,
   FluxObjectRef,
@@ -22,10 +21,10 @@ import {
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { useEffect, useState } from 'react';
 import { ENFORCEMENT_LABEL } from '../../lib/boundaryText';
-import { errorMessage } from '../../lib/errorMessage';
 import { FINDING_LABEL } from '../../lib/findingText';
 import { objectTitle } from '../../lib/objectKey';
 import { ownerLabel } from '../../lib/ownerText';
+import { LoadError } from '../shared/LoadError';
 import { ReconcileStateLabel } from '../shared/ReconcileStateLabel';
 import { RelativeTime } from '../shared/RelativeTime';
 import { FleetObjectFilters } from './FleetObjectFilters';
@@ -93,10 +92,13 @@ export const FleetObjectsTable = (props: {
         onChange={onFiltersChange}
       />
       {page.error && (
-        <Alert severity="error">
-          Could not read the objects: {errorMessage(page.error)}
-          {page.value ? '. Showing the page loaded before.' : ''}
-        </Alert>
+        <LoadError
+          what={`the objects${
+            page.value ? ' (showing the page read before)' : ''
+          }`}
+          error={page.error}
+          onRetry={page.refresh}
+        />
       )}
       <Paper>
         {page.loading && <LinearProgress aria-label="Loading objects" />}
@@ -107,6 +109,7 @@ export const FleetObjectsTable = (props: {
                 {SORTABLE.map(column => (
                   <TableCell
                     key={column.title}
+                    style={{ whiteSpace: 'nowrap' }}
                     sortDirection={
                       column.sort && filters.sort === column.sort
                         ? filters.order ?? 'asc'

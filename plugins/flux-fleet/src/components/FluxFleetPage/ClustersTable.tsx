@@ -25,6 +25,22 @@ const STATUS: Record<
   unauthorized: { Icon: StatusError, label: 'Credentials refused' },
 };
 
+/** How many kinds the clusters table names before "and N more kinds". */
+const KINDS_SHOWN = 4;
+
+/** The most numerous kinds first: `Kustomization 320, GitRepository 120, … and 12 more kinds`. */
+function kindCounts(counts: ClusterHealth['countsByKind']): string {
+  const entries = Object.entries(counts)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .sort(([a, x], [b, y]) => (y ?? 0) - (x ?? 0) || a.localeCompare(b));
+  const shown = entries
+    .slice(0, KINDS_SHOWN)
+    .map(([kind, n]) => `${kind} ${n}`)
+    .join(', ');
+  const more = entries.length - KINDS_SHOWN;
+  return more > 0 ? `${shown} and ${more} more kinds` : shown || '—';
+}
+
 /** Lag in words: milliseconds under a second, else seconds. */
 function lagText(ms: number | undefined): string {
   if (ms === undefined) {
@@ -80,11 +96,7 @@ export const ClustersTable = (props: {
     { title: 'Flux objects', field: 'objectCount', type: 'numeric' },
     {
       title: 'By kind',
-      render: c =>
-        Object.entries(c.countsByKind)
-          .sort(([, a], [, b]) => (b ?? 0) - (a ?? 0))
-          .map(([kind, n]) => `${kind} ${n}`)
-          .join(', '),
+      render: c => kindCounts(c.countsByKind),
     },
     { title: 'Flux', render: c => c.fluxVersions.join(', ') || '—' },
     {

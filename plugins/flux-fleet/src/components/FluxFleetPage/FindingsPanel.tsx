@@ -2,10 +2,10 @@ import { Progress } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
+import Chip from '@material-ui/core/Chip';
 import Link from '@material-ui/core/Link';
 import Paper from '@material-ui/core/Paper';
 import Typography from '@material-ui/core/Typography';
-import Alert from '@material-ui/lab/Alert';
 import {
   FINDING_TYPES,
   Finding,
@@ -14,10 +14,10 @@ import {
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { fluxFleetApiRef } from '../../api';
 import { useRefreshable } from '../../hooks/useRefreshable';
-import { errorMessage } from '../../lib/errorMessage';
 import { FINDING_LABEL, INFERRED_FINDINGS } from '../../lib/findingText';
 import { objectTitle } from '../../lib/objectKey';
 import { ObjectFilters } from '../FleetObjectsTable';
+import { LoadError } from '../shared/LoadError';
 import { useRefreshOn } from './useRefreshOn';
 
 /** How many findings of one type are listed before "show its objects". */
@@ -41,9 +41,11 @@ export const FindingsPanel = (props: {
   useRefreshOn(props.refreshTick, findings.refresh);
   if (!findings.value) {
     return findings.error ? (
-      <Alert severity="error">
-        Could not read the findings: {errorMessage(findings.error)}
-      </Alert>
+      <LoadError
+        what="the findings"
+        error={findings.error}
+        onRetry={findings.refresh}
+      />
     ) : (
       <Progress />
     );
@@ -84,6 +86,11 @@ export const FindingsPanel = (props: {
                   {FINDING_LABEL[type]} ({list.length})
                   {INFERRED_FINDINGS.includes(type) ? ' — inferred' : ''}
                 </Typography>
+                <Chip
+                  size="small"
+                  label={severity}
+                  color={severity === 'error' ? 'secondary' : 'default'}
+                />
                 {type !== 'shard-over-capacity' && (
                   <Button
                     size="small"
@@ -98,11 +105,7 @@ export const FindingsPanel = (props: {
               <Box component="ul" pl={2} mb={0}>
                 {list.slice(0, LISTED_PER_TYPE).map((finding, index) => (
                   <li key={index}>
-                    <Typography
-                      variant="body2"
-                      color={severity === 'error' ? 'error' : 'textPrimary'}
-                      component="span"
-                    >
+                    <Typography variant="body2" component="span">
                       {finding.message}
                     </Typography>{' '}
                     {finding.object && (

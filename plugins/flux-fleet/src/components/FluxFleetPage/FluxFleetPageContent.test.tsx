@@ -87,6 +87,12 @@ function pageApi(overrides: Parameters<typeof fakeFluxFleetApi>[0] = {}) {
  * The big-table tests find buttons by their text and click them without userEvent's pointer sequence: over a page
  * of 100 rows, role queries and simulated hovers cost about a second each in jsdom.
  */
+/**
+ * Tests that render pages of 100 rows several times: about 7 s alone, several times that while the shared machine
+ * is busy (a timeout, not a performance claim).
+ */
+const BIG_TABLE_TIMEOUT_MS = 60_000;
+
 const clickText = (text: string) =>
   act(async () => {
     fireEvent.click(screen.getByText(text));
@@ -148,227 +154,247 @@ describe('FluxFleetPageContent', () => {
     expect(api.getFindings).not.toHaveBeenCalled();
   });
 
-  it('pages through 100,000 objects with the server cursor, one page at a time', async () => {
-    const api = pageApi();
-    await renderWithApis(<FluxFleetPageContent />, { api });
-    await userEvent.click(screen.getByRole('tab', { name: 'Objects' }));
+  it(
+    'pages through 100,000 objects with the server cursor, one page at a time',
+    async () => {
+      const api = pageApi();
+      await renderWithApis(<FluxFleetPageContent />, { api });
+      await userEvent.click(screen.getByRole('tab', { name: 'Objects' }));
 
-    const range = await screen.findByTestId('flux-fleet-page-range');
-    await waitFor(() => expect(range).toHaveTextContent('1–100 of 100,000'));
-    expect(lastObjectQuery(api)).toEqual({ limit: 100, cursor: undefined });
-    expect(rowNames()).toHaveLength(100);
-    expect(rowNames()[0]).toBe('apps/app-000000');
-    expect(rowNames()[99]).toBe('apps/app-000099');
+      const range = await screen.findByTestId('flux-fleet-page-range');
+      await waitFor(() => expect(range).toHaveTextContent('1–100 of 100,000'));
+      expect(lastObjectQuery(api)).toEqual({ limit: 100, cursor: undefined });
+      expect(rowNames()).toHaveLength(100);
+      expect(rowNames()[0]).toBe('apps/app-000000');
+      expect(rowNames()[99]).toBe('apps/app-000099');
 
-    await clickText('Next page');
-    await waitFor(() => expect(range).toHaveTextContent('101–200 of 100,000'));
-    expect(lastObjectQuery(api)).toEqual({ limit: 100, cursor: '100' });
-    expect(rowNames()[0]).toBe('apps/app-000100');
-
-    await clickText('Next page');
-    await waitFor(() => expect(range).toHaveTextContent('201–300 of 100,000'));
-    await clickText('Previous page');
-    await waitFor(() => expect(range).toHaveTextContent('101–200 of 100,000'));
-    expect(lastObjectQuery(api)).toEqual({ limit: 100, cursor: '100' });
-    expect(screen.getByText('Previous page').closest('button')).toBeEnabled();
-
-    // A new order starts again at the first page, and the server sorts.
-    await act(async () => {
-      fireEvent.click(
-        within(screen.getByTestId('flux-fleet-fleet-objects')).getByText(
-          'State',
-        ),
+      await clickText('Next page');
+      await waitFor(() =>
+        expect(range).toHaveTextContent('101–200 of 100,000'),
       );
-    });
-    await waitFor(() => expect(range).toHaveTextContent('1–100 of 100,000'));
-    expect(lastObjectQuery(api)).toEqual({
-      limit: 100,
-      cursor: undefined,
-      sort: 'state',
-      order: 'asc',
-    });
-    expect(screen.getByText('Previous page').closest('button')).toBeDisabled();
+      expect(lastObjectQuery(api)).toEqual({ limit: 100, cursor: '100' });
+      expect(rowNames()[0]).toBe('apps/app-000100');
 
-    // Never more than one page was asked for at a time.
-    for (const [query] of api.getObjects.mock.calls) {
-      expect(query.limit).toBe(100);
-    }
-  });
+      await clickText('Next page');
+      await waitFor(() =>
+        expect(range).toHaveTextContent('201–300 of 100,000'),
+      );
+      await clickText('Previous page');
+      await waitFor(() =>
+        expect(range).toHaveTextContent('101–200 of 100,000'),
+      );
+      expect(lastObjectQuery(api)).toEqual({ limit: 100, cursor: '100' });
+      expect(screen.getByText('Previous page').closest('button')).toBeEnabled();
 
-  it('sends the filters to the server and starts again at the first page', async () => {
-    const api = pageApi();
-    await renderWithApis(<FluxFleetPageContent />, { api });
-    await userEvent.click(screen.getByRole('tab', { name: 'Objects' }));
-    await screen.findByTestId('flux-fleet-page-range');
-    await clickText('Next page');
-    await waitFor(() => expect(lastObjectQuery(api).cursor).toBe('100'));
-
-    await userEvent.click(screen.getByLabelText('Filter by state'));
-    await userEvent.click(
-      await screen.findByRole('option', { name: 'Failed' }),
-    );
-    await userEvent.keyboard('{Escape}');
-    await waitFor(() =>
+      // A new order starts again at the first page, and the server sorts.
+      await act(async () => {
+        fireEvent.click(
+          within(screen.getByTestId('flux-fleet-fleet-objects')).getByText(
+            'State',
+          ),
+        );
+      });
+      await waitFor(() => expect(range).toHaveTextContent('1–100 of 100,000'));
       expect(lastObjectQuery(api)).toEqual({
         limit: 100,
         cursor: undefined,
-        state: ['failed'],
-      }),
-    );
+        sort: 'state',
+        order: 'asc',
+      });
+      expect(
+        screen.getByText('Previous page').closest('button'),
+      ).toBeDisabled();
 
-    await userEvent.type(screen.getByLabelText('Shard'), 'shard1');
-    await waitFor(() =>
-      expect(lastObjectQuery(api)).toEqual({
-        limit: 100,
-        cursor: undefined,
-        state: ['failed'],
-        shard: ['shard1'],
-      }),
-    );
-    // Typing asked once, after the pause, not once per key.
-    expect(
-      api.getObjects.mock.calls.filter(([q]: [ObjectQuery]) => q.shard),
-    ).toHaveLength(1);
+      // Never more than one page was asked for at a time.
+      for (const [query] of api.getObjects.mock.calls) {
+        expect(query.limit).toBe(100);
+      }
+    },
+    BIG_TABLE_TIMEOUT_MS,
+  );
 
-    await clickText('Clear filters');
-    await waitFor(() =>
-      expect(lastObjectQuery(api)).toEqual({ limit: 100, cursor: undefined }),
-    );
-  });
+  it(
+    'sends the filters to the server and starts again at the first page',
+    async () => {
+      const api = pageApi();
+      await renderWithApis(<FluxFleetPageContent />, { api });
+      await userEvent.click(screen.getByRole('tab', { name: 'Objects' }));
+      await screen.findByTestId('flux-fleet-page-range');
+      await clickText('Next page');
+      await waitFor(() => expect(lastObjectQuery(api).cursor).toBe('100'));
 
-  it('leads from a cluster, a state count, a shard and a tenant to their objects', async () => {
-    const shards: ShardSummary[] = [
-      {
-        cluster: 'prod-eu-1',
-        instance: 'flux-system',
-        name: 'shard1',
-        selector: 'sharding.fluxcd.io/key=shard1',
-        controllers: ['kustomize-controller-shard1'],
-        objectCount: 4200,
-        countsByKind: { Kustomization: 4000, HelmRelease: 200 },
-        countsByState: { ready: 4100, failed: 100 },
-        utilisation: 1.32,
-      },
-      {
-        cluster: 'prod-eu-1',
-        instance: 'flux-system',
-        name: 'main',
-        selector: '!sharding.fluxcd.io/key',
-        controllers: ['kustomize-controller'],
-        objectCount: 300,
-        countsByKind: { Kustomization: 300 },
-        countsByState: { ready: 300 },
-        utilisation: 0.41,
-      },
-    ];
-    const tenants: TenantSummary[] = [
-      {
-        name: 'payments',
-        group: 'group:default/team-payments',
-        namespaces: [{ cluster: 'prod-eu-1', namespace: 'team-payments' }],
-        shards: [
-          { cluster: 'prod-eu-1', instance: 'flux-system', shard: 'shard1' },
-        ],
-        objectCount: 40,
-        countsByEnforcement: { enforced: 38, none: 2 },
-        weakestEnforcement: 'none',
-      },
-    ];
-    const api = pageApi({
-      getShards: jest.fn(async () => shards),
-      getTenants: jest.fn(async () => tenants),
-    });
-    await renderWithApis(<FluxFleetPageContent />, { api });
+      await userEvent.click(screen.getByLabelText('Filter by state'));
+      await userEvent.click(
+        await screen.findByRole('option', { name: 'Failed' }),
+      );
+      await userEvent.keyboard('{Escape}');
+      await waitFor(() =>
+        expect(lastObjectQuery(api)).toEqual({
+          limit: 100,
+          cursor: undefined,
+          state: ['failed'],
+        }),
+      );
 
-    await userEvent.click(
-      await screen.findByRole('button', {
-        name: 'Objects of cluster prod-eu-1',
-      }),
-    );
-    await waitFor(() =>
-      expect(lastObjectQuery(api)).toEqual({
-        limit: 100,
-        cursor: undefined,
-        cluster: ['prod-eu-1'],
-      }),
-    );
-    expect(screen.getByTestId('flux-fleet-tab-objects')).toBeInTheDocument();
+      await userEvent.type(screen.getByLabelText('Shard'), 'shard1');
+      await waitFor(() =>
+        expect(lastObjectQuery(api)).toEqual({
+          limit: 100,
+          cursor: undefined,
+          state: ['failed'],
+          shard: ['shard1'],
+        }),
+      );
+      // Typing asked once, after the pause, not once per key.
+      expect(
+        api.getObjects.mock.calls.filter(([q]: [ObjectQuery]) => q.shard),
+      ).toHaveLength(1);
 
-    await userEvent.click(
-      await screen.findByRole('button', { name: 'Stalled: 300' }),
-    );
-    await waitFor(() =>
-      expect(lastObjectQuery(api)).toEqual({
-        limit: 100,
-        cursor: undefined,
-        state: ['stalled'],
-      }),
-    );
+      await clickText('Clear filters');
+      await waitFor(() =>
+        expect(lastObjectQuery(api)).toEqual({ limit: 100, cursor: undefined }),
+      );
+    },
+    BIG_TABLE_TIMEOUT_MS,
+  );
 
-    await userEvent.click(
-      screen.getByRole('tab', { name: 'Instances & shards' }),
-    );
-    const load = await screen.findByTestId('flux-fleet-shard-load');
-    const busiest = within(load).getByRole('meter', {
-      name: 'prod-eu-1 / flux-system / shard1',
-    });
-    expect(busiest).toHaveAttribute('aria-valuenow', '132');
-    expect(
-      within(load)
-        .getAllByRole('meter')
-        .map(m => m.getAttribute('aria-label')),
-    ).toEqual([
-      'prod-eu-1 / flux-system / shard1',
-      'prod-eu-1 / flux-system / main',
-    ]);
-    expect(screen.getByTestId('flux-fleet-instances')).toHaveTextContent(
-      'Flux Operator (FluxInstance flux)',
-    );
-    const shardRow = screen
-      .getByRole('button', {
-        name: 'Objects of shard prod-eu-1/flux-system/shard1',
-      })
-      .closest('tr')!;
-    expect(shardRow).toHaveTextContent('Kustomization 4000, HelmRelease 200');
-    expect(shardRow).toHaveTextContent('Failed 100, Ready 4100');
-    await userEvent.click(
-      screen.getByRole('button', {
-        name: 'Objects of shard prod-eu-1/flux-system/shard1',
-      }),
-    );
-    await waitFor(() =>
-      expect(lastObjectQuery(api)).toEqual({
-        limit: 100,
-        cursor: undefined,
-        cluster: ['prod-eu-1'],
-        instance: ['flux-system'],
-        shard: ['shard1'],
-      }),
-    );
+  it(
+    'leads from a cluster, a state count, a shard and a tenant to their objects',
+    async () => {
+      const shards: ShardSummary[] = [
+        {
+          cluster: 'prod-eu-1',
+          instance: 'flux-system',
+          name: 'shard1',
+          selector: 'sharding.fluxcd.io/key=shard1',
+          controllers: ['kustomize-controller-shard1'],
+          objectCount: 4200,
+          countsByKind: { Kustomization: 4000, HelmRelease: 200 },
+          countsByState: { ready: 4100, failed: 100 },
+          utilisation: 1.32,
+        },
+        {
+          cluster: 'prod-eu-1',
+          instance: 'flux-system',
+          name: 'main',
+          selector: '!sharding.fluxcd.io/key',
+          controllers: ['kustomize-controller'],
+          objectCount: 300,
+          countsByKind: { Kustomization: 300 },
+          countsByState: { ready: 300 },
+          utilisation: 0.41,
+        },
+      ];
+      const tenants: TenantSummary[] = [
+        {
+          name: 'payments',
+          group: 'group:default/team-payments',
+          namespaces: [{ cluster: 'prod-eu-1', namespace: 'team-payments' }],
+          shards: [
+            { cluster: 'prod-eu-1', instance: 'flux-system', shard: 'shard1' },
+          ],
+          objectCount: 40,
+          countsByEnforcement: { enforced: 38, none: 2 },
+          weakestEnforcement: 'none',
+        },
+      ];
+      const api = pageApi({
+        getShards: jest.fn(async () => shards),
+        getTenants: jest.fn(async () => tenants),
+      });
+      await renderWithApis(<FluxFleetPageContent />, { api });
 
-    await userEvent.click(screen.getByRole('tab', { name: 'Tenants' }));
-    const tenantRow = (
-      await screen.findByRole('button', {
-        name: 'Objects of tenant payments',
-      })
-    ).closest('tr')!;
-    expect(tenantRow).toHaveTextContent('None at weakest');
-    expect(tenantRow).toHaveTextContent('None 2 · Enforced 38');
-    expect(tenantRow).toHaveTextContent('prod-eu-1/flux-system/shard1');
-    expect(
-      within(tenantRow).getByRole('link', { name: /team-payments/ }),
-    ).toBeInTheDocument();
-    await userEvent.click(
-      screen.getByRole('button', { name: 'Objects of tenant payments' }),
-    );
-    await waitFor(() =>
-      expect(lastObjectQuery(api)).toEqual({
-        limit: 100,
-        cursor: undefined,
-        tenant: ['payments'],
-      }),
-    );
-  });
+      await userEvent.click(
+        await screen.findByRole('button', {
+          name: 'Objects of cluster prod-eu-1',
+        }),
+      );
+      await waitFor(() =>
+        expect(lastObjectQuery(api)).toEqual({
+          limit: 100,
+          cursor: undefined,
+          cluster: ['prod-eu-1'],
+        }),
+      );
+      expect(screen.getByTestId('flux-fleet-tab-objects')).toBeInTheDocument();
+
+      await userEvent.click(
+        await screen.findByRole('button', { name: 'Stalled: 300' }),
+      );
+      await waitFor(() =>
+        expect(lastObjectQuery(api)).toEqual({
+          limit: 100,
+          cursor: undefined,
+          state: ['stalled'],
+        }),
+      );
+
+      await userEvent.click(
+        screen.getByRole('tab', { name: 'Instances & shards' }),
+      );
+      const load = await screen.findByTestId('flux-fleet-shard-load');
+      const busiest = within(load).getByRole('meter', {
+        name: 'prod-eu-1 / flux-system / shard1',
+      });
+      expect(busiest).toHaveAttribute('aria-valuenow', '132');
+      expect(
+        within(load)
+          .getAllByRole('meter')
+          .map(m => m.getAttribute('aria-label')),
+      ).toEqual([
+        'prod-eu-1 / flux-system / shard1',
+        'prod-eu-1 / flux-system / main',
+      ]);
+      expect(screen.getByTestId('flux-fleet-instances')).toHaveTextContent(
+        'Flux Operator (FluxInstance flux)',
+      );
+      const shardRow = screen
+        .getByRole('button', {
+          name: 'Objects of shard prod-eu-1/flux-system/shard1',
+        })
+        .closest('tr')!;
+      expect(shardRow).toHaveTextContent('Kustomization 4000, HelmRelease 200');
+      expect(shardRow).toHaveTextContent('Failed 100, Ready 4100');
+      await userEvent.click(
+        screen.getByRole('button', {
+          name: 'Objects of shard prod-eu-1/flux-system/shard1',
+        }),
+      );
+      await waitFor(() =>
+        expect(lastObjectQuery(api)).toEqual({
+          limit: 100,
+          cursor: undefined,
+          cluster: ['prod-eu-1'],
+          instance: ['flux-system'],
+          shard: ['shard1'],
+        }),
+      );
+
+      await userEvent.click(screen.getByRole('tab', { name: 'Tenants' }));
+      const tenantRow = (
+        await screen.findByRole('button', {
+          name: 'Objects of tenant payments',
+        })
+      ).closest('tr')!;
+      expect(tenantRow).toHaveTextContent('None at weakest');
+      expect(tenantRow).toHaveTextContent('None 2 · Enforced 38');
+      expect(tenantRow).toHaveTextContent('prod-eu-1/flux-system/shard1');
+      expect(
+        within(tenantRow).getByRole('link', { name: /team-payments/ }),
+      ).toBeInTheDocument();
+      await userEvent.click(
+        screen.getByRole('button', { name: 'Objects of tenant payments' }),
+      );
+      await waitFor(() =>
+        expect(lastObjectQuery(api)).toEqual({
+          limit: 100,
+          cursor: undefined,
+          tenant: ['payments'],
+        }),
+      );
+    },
+    BIG_TABLE_TIMEOUT_MS,
+  );
 
   it('groups findings by type, worst first, each leading to its objects and to the detail of one', async () => {
     const orphanRef = {
@@ -437,76 +463,87 @@ describe('FluxFleetPageContent', () => {
     );
   });
 
-  it('refreshes the visible tab in place when the fleet signals a change', async () => {
-    const signals = new FakeSignalApi();
+  it(
+    'refreshes the visible tab in place when the fleet signals a change',
+    async () => {
+      const signals = new FakeSignalApi();
+      const api = pageApi({
+        getSummary: jest
+          .fn()
+          .mockResolvedValueOnce(summary())
+          .mockResolvedValue(summary({ clustersUnreachable: 0 })),
+        getClusters: jest
+          .fn()
+          .mockResolvedValueOnce([clusters[0], unreachableUs, clusters[2]])
+          .mockResolvedValue(clusters),
+      });
+      await renderWithApis(<FluxFleetPageContent />, { api, signals });
+      await screen.findByTestId('flux-fleet-cluster-notice-prod-us-1');
+      act(() =>
+        signals.publish(SIGNAL_CHANNELS.fleet, {
+          keys: [],
+          at: '2026-07-14T10:20:00Z',
+        }),
+      );
+      await waitFor(() =>
+        expect(
+          screen.queryByTestId('flux-fleet-cluster-notice-prod-us-1'),
+        ).not.toBeInTheDocument(),
+      );
+      expect(screen.getByTestId('flux-fleet-summary')).toHaveTextContent(
+        '3 clusters · 3 instances',
+      );
+      expect(api.getClusters).toHaveBeenCalledTimes(2);
+      expect(screen.getByTestId('flux-fleet-clusters')).toBeInTheDocument();
+
+      await userEvent.click(screen.getByRole('tab', { name: 'Objects' }));
+      await screen.findByTestId('flux-fleet-page-range');
+      await clickText('Next page');
+      await waitFor(() => expect(lastObjectQuery(api).cursor).toBe('100'));
+      const before = api.getObjects.mock.calls.length;
+      act(() =>
+        signals.publish(SIGNAL_CHANNELS.fleet, {
+          keys: [],
+          at: '2026-07-14T10:20:01Z',
+        }),
+      );
+      // The current page is read again, with its cursor: the table stays where it was.
+      await waitFor(() =>
+        expect(api.getObjects.mock.calls.length).toBe(before + 1),
+      );
+      expect(lastObjectQuery(api)).toEqual({ limit: 100, cursor: '100' });
+      expect(screen.getByTestId('flux-fleet-page-range')).toHaveTextContent(
+        '101–200 of 100,000',
+      );
+    },
+    BIG_TABLE_TIMEOUT_MS,
+  );
+
+  it('names what could not be read, keeps the rest working, and tries again on request', async () => {
     const api = pageApi({
-      getSummary: jest
-        .fn()
-        .mockResolvedValueOnce(summary())
-        .mockResolvedValue(summary({ clustersUnreachable: 0 })),
       getClusters: jest
         .fn()
-        .mockResolvedValueOnce([clusters[0], unreachableUs, clusters[2]])
+        .mockRejectedValueOnce(new Error('flux-fleet backend is restarting'))
         .mockResolvedValue(clusters),
-    });
-    await renderWithApis(<FluxFleetPageContent />, { api, signals });
-    await screen.findByTestId('flux-fleet-cluster-notice-prod-us-1');
-    act(() =>
-      signals.publish(SIGNAL_CHANNELS.fleet, {
-        keys: [],
-        at: '2026-07-14T10:20:00Z',
-      }),
-    );
-    await waitFor(() =>
-      expect(
-        screen.queryByTestId('flux-fleet-cluster-notice-prod-us-1'),
-      ).not.toBeInTheDocument(),
-    );
-    expect(screen.getByTestId('flux-fleet-summary')).toHaveTextContent(
-      '3 clusters · 3 instances',
-    );
-    expect(api.getClusters).toHaveBeenCalledTimes(2);
-    expect(screen.getByTestId('flux-fleet-clusters')).toBeInTheDocument();
-
-    await userEvent.click(screen.getByRole('tab', { name: 'Objects' }));
-    await screen.findByTestId('flux-fleet-page-range');
-    await clickText('Next page');
-    await waitFor(() => expect(lastObjectQuery(api).cursor).toBe('100'));
-    const before = api.getObjects.mock.calls.length;
-    act(() =>
-      signals.publish(SIGNAL_CHANNELS.fleet, {
-        keys: [],
-        at: '2026-07-14T10:20:01Z',
-      }),
-    );
-    // The current page is read again, with its cursor: the table stays where it was.
-    await waitFor(() =>
-      expect(api.getObjects.mock.calls.length).toBe(before + 1),
-    );
-    expect(lastObjectQuery(api)).toEqual({ limit: 100, cursor: '100' });
-    expect(screen.getByTestId('flux-fleet-page-range')).toHaveTextContent(
-      '101–200 of 100,000',
-    );
-  });
-
-  it('names what could not be read and keeps the rest working', async () => {
-    const api = pageApi({
-      getClusters: jest.fn(async () => {
-        throw new Error('flux-fleet backend is restarting');
-      }),
       getInstances: jest.fn(async () => instances),
     });
     await renderWithApis(<FluxFleetPageContent />, { api });
-    expect(
-      await screen.findByText(
-        'Could not read the clusters: flux-fleet backend is restarting',
-      ),
-    ).toBeInTheDocument();
+    const error = await screen.findByTestId('flux-fleet-error');
+    expect(error).toHaveTextContent('Could not read the clusters');
+    expect(error).toHaveTextContent('flux-fleet backend is restarting');
     await waitFor(() =>
       expect(screen.getByTestId('flux-fleet-summary')).toHaveTextContent(
         '100,000 Flux objects',
       ),
     );
+    await userEvent.click(
+      within(error).getByRole('button', { name: 'Try again' }),
+    );
+    expect(await screen.findByTestId('flux-fleet-clusters')).toHaveTextContent(
+      'prod-eu-1',
+    );
+    expect(screen.queryByTestId('flux-fleet-error')).not.toBeInTheDocument();
+
     await userEvent.click(screen.getByRole('tab', { name: 'Objects' }));
     await waitFor(() =>
       expect(screen.getByTestId('flux-fleet-page-range')).toHaveTextContent(

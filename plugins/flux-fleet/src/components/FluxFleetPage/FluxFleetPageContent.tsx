@@ -3,7 +3,6 @@ import { useApi } from '@backstage/core-plugin-api';
 import Box from '@material-ui/core/Box';
 import Tab from '@material-ui/core/Tab';
 import Tabs from '@material-ui/core/Tabs';
-import Alert from '@material-ui/lab/Alert';
 import {
   FluxObjectRef,
   SIGNAL_CHANNELS,
@@ -12,7 +11,6 @@ import { useCallback, useState } from 'react';
 import { fluxFleetApiRef } from '../../api';
 import { useLiveRefresh } from '../../hooks/useLiveRefresh';
 import { useRefreshable } from '../../hooks/useRefreshable';
-import { errorMessage } from '../../lib/errorMessage';
 import { ClusterNotices } from '../entity/ClusterNotices';
 import { FleetObjectsTable, ObjectFilters } from '../FleetObjectsTable';
 import { ObjectDetailDrawer } from '../ObjectDetail';
@@ -21,6 +19,7 @@ import { FindingsPanel } from './FindingsPanel';
 import { FleetSummaryBar } from './FleetSummaryBar';
 import { InstancesAndShards } from './InstancesAndShards';
 import { TenantsTable } from './TenantsTable';
+import { LoadError } from '../shared/LoadError';
 import { useRefreshOn } from './useRefreshOn';
 
 /** The tabs of the fleet page, in order. */
@@ -100,9 +99,11 @@ export const FluxFleetPageContent = () => {
               />
             ) : (
               (clusters.error && (
-                <Alert severity="error">
-                  Could not read the clusters: {errorMessage(clusters.error)}
-                </Alert>
+                <LoadError
+                  what="the clusters"
+                  error={clusters.error}
+                  onRetry={clusters.refresh}
+                />
               )) || <Progress />
             ))}
           {tab === 'instances' && (

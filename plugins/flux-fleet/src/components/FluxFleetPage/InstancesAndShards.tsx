@@ -2,7 +2,6 @@ import { Progress, Table, TableColumn } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
 import Box from '@material-ui/core/Box';
 import Link from '@material-ui/core/Link';
-import Alert from '@material-ui/lab/Alert';
 import {
   InstanceSummary,
   ReconcileStateName,
@@ -10,10 +9,10 @@ import {
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { fluxFleetApiRef } from '../../api';
 import { useRefreshable } from '../../hooks/useRefreshable';
-import { errorMessage } from '../../lib/errorMessage';
 import { STATE_LABEL, compareStateSeverity } from '../../lib/stateText';
 import { ObjectFilters } from '../FleetObjectsTable';
 import { ShardLoadChart } from './ShardLoadChart';
+import { LoadError } from '../shared/LoadError';
 import { useRefreshOn } from './useRefreshOn';
 
 const counts = (
@@ -82,9 +81,11 @@ export const InstancesAndShards = (props: {
 
   if (!data.value) {
     return data.error ? (
-      <Alert severity="error">
-        Could not read the instances and shards: {errorMessage(data.error)}
-      </Alert>
+      <LoadError
+        what="the instances and shards"
+        error={data.error}
+        onRetry={data.refresh}
+      />
     ) : (
       <Progress />
     );

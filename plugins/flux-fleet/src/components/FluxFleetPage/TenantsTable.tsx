@@ -3,7 +3,6 @@ import { useApi } from '@backstage/core-plugin-api';
 import { EntityRefLink } from '@backstage/plugin-catalog-react';
 import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
-import Alert from '@material-ui/lab/Alert';
 import {
   ENFORCEMENT_LEVELS,
   TenantSummary,
@@ -11,7 +10,7 @@ import {
 import { fluxFleetApiRef } from '../../api';
 import { useRefreshable } from '../../hooks/useRefreshable';
 import { ENFORCEMENT_LABEL } from '../../lib/boundaryText';
-import { errorMessage } from '../../lib/errorMessage';
+import { LoadError } from '../shared/LoadError';
 import { useRefreshOn } from './useRefreshOn';
 
 /** The first few items of a list, then how many more. */
@@ -37,9 +36,11 @@ export const TenantsTable = (props: {
   useRefreshOn(props.refreshTick, tenants.refresh);
   if (!tenants.value) {
     return tenants.error ? (
-      <Alert severity="error">
-        Could not read the tenants: {errorMessage(tenants.error)}
-      </Alert>
+      <LoadError
+        what="the tenants"
+        error={tenants.error}
+        onRetry={tenants.refresh}
+      />
     ) : (
       <Progress />
     );

@@ -19,6 +19,7 @@ import { errorMessage } from '../../lib/errorMessage';
 import { objectKey, objectTitle } from '../../lib/objectKey';
 import { ObjectActions } from '../ObjectActions';
 import { FactList } from '../shared/FactList';
+import { LoadError } from '../shared/LoadError';
 import { BoundarySummary } from '../shared/BoundarySummary';
 import { OwnerSummary } from '../shared/OwnerSummary';
 import { ReconcileStateLabel } from '../shared/ReconcileStateLabel';
@@ -63,18 +64,20 @@ export const ObjectDetailPanel = (props: {
       const gone =
         ResponseError.is(detail.error) && detail.error.statusCode === 404;
       return (
-        <Alert
-          severity={gone ? 'warning' : 'error'}
-          data-testid="flux-fleet-detail"
-        >
-          {gone
-            ? `${objectTitle(objectRef)} is no longer in cluster ${
-                objectRef.cluster
-              }: it may have been deleted.`
-            : `Could not load ${objectTitle(objectRef)} of cluster ${
-                objectRef.cluster
-              }: ${errorMessage(detail.error)}`}
-        </Alert>
+        <div data-testid="flux-fleet-detail">
+          {gone ? (
+            <Alert severity="warning">
+              {objectTitle(objectRef)} is no longer in cluster{' '}
+              {objectRef.cluster}: it may have been deleted.
+            </Alert>
+          ) : (
+            <LoadError
+              what={`${objectTitle(objectRef)} of cluster ${objectRef.cluster}`}
+              error={detail.error}
+              onRetry={detail.refresh}
+            />
+          )}
+        </div>
       );
     }
     return <Progress />;
