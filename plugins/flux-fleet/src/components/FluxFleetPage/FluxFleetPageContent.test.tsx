@@ -396,6 +396,45 @@ describe('FluxFleetPageContent', () => {
     BIG_TABLE_TIMEOUT_MS,
   );
 
+  it('shows each instance with its version, management, lockdown and the problems of its controllers', async () => {
+    const api = pageApi({
+      getInstances: jest.fn(async () => [
+        {
+          ...instances[0],
+          lockdown: false,
+          defaultServiceAccount: 'default-apply',
+          controllers: [
+            {
+              cluster: 'prod-eu-1',
+              instance: 'flux-system',
+              name: 'kustomize-controller-shard3',
+              component: 'kustomize-controller' as const,
+              shard: 'sharding.fluxcd.io/key=in(shard3',
+              selectorError: 'unclosed parenthesis',
+              watchAllNamespaces: true,
+              concurrent: 4,
+              noCrossNamespaceRefs: false,
+              noRemoteBases: false,
+              operatorManaged: true,
+            },
+          ],
+        },
+      ]),
+    });
+    await renderWithApis(<FluxFleetPageContent />, { api });
+    await userEvent.click(
+      screen.getByRole('tab', { name: 'Instances & shards' }),
+    );
+    const table = await screen.findByTestId('flux-fleet-instances');
+    expect(table).toHaveTextContent('Flux Operator (FluxInstance flux)');
+    expect(table).toHaveTextContent(
+      'cross-namespace refs allowed · default SA default-apply',
+    );
+    expect(table).toHaveTextContent(
+      'kustomize-controller-shard3: --watch-label-selector does not parse (unclosed parenthesis); it watches nothing',
+    );
+  });
+
   it('groups findings by type, worst first, each leading to its objects and to the detail of one', async () => {
     const orphanRef = {
       cluster: 'prod-eu-1',

@@ -2,6 +2,7 @@ import { Progress, Table, TableColumn } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
 import Box from '@material-ui/core/Box';
 import Link from '@material-ui/core/Link';
+import Typography from '@material-ui/core/Typography';
 import {
   InstanceSummary,
   ReconcileStateName,
@@ -55,6 +56,28 @@ const instanceColumns: TableColumn<InstanceSummary>[] = [
       ].join(' · '),
   },
   { title: 'Shards', render: i => i.shards.join(', ') },
+  {
+    title: 'Controller problems',
+    render: i => {
+      const problems = i.controllers.flatMap(c => [
+        ...(c.selectorError
+          ? [
+              `${c.name}: --watch-label-selector does not parse (${c.selectorError}); it watches nothing`,
+            ]
+          : []),
+        ...(c.problems ?? []).map(p => `${c.name}: ${p}`),
+      ]);
+      return problems.length > 0 ? (
+        <Typography variant="body2" color="error" component="div">
+          {problems.map(p => (
+            <div key={p}>{p}</div>
+          ))}
+        </Typography>
+      ) : (
+        '—'
+      );
+    },
+  },
   { title: 'Flux objects', field: 'objectCount', type: 'numeric' },
 ];
 

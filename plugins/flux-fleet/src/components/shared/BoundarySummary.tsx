@@ -23,8 +23,11 @@ export const BoundarySummary = (props: {
   const facts = [
     `tenant ${boundary.tenant ?? 'none'}`,
     `namespace ${boundary.namespace}`,
-    `runs as ${serviceAccountText(boundary)}`,
   ];
+  // Only Kustomizations and HelmReleases apply as an identity (rules §5); other kinds have none to show.
+  if (boundary.serviceAccountSource !== null) {
+    facts.push(`runs as ${serviceAccountText(boundary)}`);
+  }
   return (
     <Box data-testid="flux-fleet-boundary">
       <Typography variant="body2" component="span">
