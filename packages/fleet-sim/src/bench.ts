@@ -32,9 +32,7 @@ function rssMb(pid: number): { rss: number; peak: number } {
   };
 }
 
-async function startSim(
-  args: string[],
-): Promise<{
+async function startSim(args: string[]): Promise<{
   child: ChildProcess;
   targets: Target[];
   ms: number;

@@ -26,6 +26,7 @@ export class ClusterBuilder {
   readonly store: ClusterStore;
   readonly records = new Map<string, FluxObjectRecord>();
   private readonly types = new Map<string, ServedResource>();
+  private readonly placements = new Map<string, Placement>();
 
   constructor(
     readonly plan: ClusterPlan,
@@ -120,9 +121,16 @@ export class ClusterBuilder {
 
   /** Placement on one controller. */
   placed(instance: string, component: string, shard: string): Placement {
-    return {
-      status: 'ok',
-      controllers: [this.controller(instance, component, shard)],
-    };
+    // Shared: a record's placement is replaced, never changed in place.
+    const key = `${instance}/${component}/${shard}`;
+    let placement = this.placements.get(key);
+    if (!placement) {
+      placement = {
+        status: 'ok',
+        controllers: [this.controller(instance, component, shard)],
+      };
+      this.placements.set(key, placement);
+    }
+    return placement;
   }
 }

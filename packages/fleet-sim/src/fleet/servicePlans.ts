@@ -108,8 +108,12 @@ export function planServices(plan: ClusterPlan, random: Random): ServicePlan[] {
       a.name < b.name ? -1 : 1,
     );
     const instance = plan.instances.find(i => i.namespace === team.instance)!;
-    const byName = new Map<string, ServicePlan>();
-    services.forEach((service, index) => {
+    // Earlier services of each delivery mode: dependencies point backwards, so chains never loop by accident.
+    const earlier: Record<ServicePlan['mode'], ServiceIdentity[]> = {
+      kustomize: [],
+      helm: [],
+    };
+    services.forEach(service => {
       const mode: ServicePlan['mode'] = random.chance(0.35)
         ? 'helm'
         : 'kustomize';
@@ -156,9 +160,7 @@ export function planServices(plan: ClusterPlan, random: Random): ServicePlan[] {
               ['progressing', 3],
             ],
       );
-      const sameMode = services
-        .slice(0, index)
-        .filter(s => byName.get(s.name)?.mode === mode);
+      const sameMode = earlier[mode];
       const dependsOn: SpecRef[] =
         sameMode.length > 0 && random.chance(0.3)
           ? [{ name: random.pick(sameMode).name }]
@@ -210,7 +212,7 @@ export function planServices(plan: ClusterPlan, random: Random): ServicePlan[] {
                 workload: service.name,
               });
       }
-      byName.set(service.name, servicePlan);
+      earlier[mode].push(service);
       plans.push(servicePlan);
     });
   }
