@@ -313,6 +313,23 @@ describe('FluxFleetEntityProvider', () => {
     provider.dispose();
   });
 
+  it('emits a cluster as soon as it has synced, even when the index announces no change then', async () => {
+    jest.useFakeTimers();
+    const index = fleet();
+    index.setStatus('prod-eu-1', 'syncing');
+    const { runScheduledRefresh, summaries, provider } = await startProvider({ index });
+    await runScheduledRefresh();
+    expect(summaries().map(s => s.locationKeys)).toEqual([['flux-fleet:prod-us-1']]);
+
+    index.setStatus('prod-eu-1', 'synced');
+    await jest.advanceTimersByTimeAsync(7_000);
+
+    expect(summaries().slice(1)).toEqual([
+      { locationKeys: ['flux-fleet:prod-eu-1'], added: PROD_EU_1_REFS, removed: [] },
+    ]);
+    provider.dispose();
+  });
+
   it('keeps the entities of an unreachable cluster, however many refreshes pass', async () => {
     const index = fleet();
     const { runScheduledRefresh, summaries, provider } = await startProvider({ index });

@@ -68,6 +68,9 @@ const MAX_WAIT_DEBOUNCES = 5;
 // When the catalog cannot be read back (at startup its API may not serve yet), the refresh is retried after these
 // delays, the last one repeating, rather than waiting for the next scheduled refresh.
 const READ_BACK_RETRY_MS = [5_000, 15_000, 60_000, 300_000];
+// How often cluster statuses are compared with the last look (in memory, cheap): a cluster that finished syncing
+// or came back is emitted even when its structure did not change meanwhile.
+const STATUS_POLL_MS = 5_000;
 
 /**
  * What a sync is part of: a refresh (reconciles with what the catalog was read back to hold, when it could be read)
@@ -113,6 +116,9 @@ export class FluxFleetEntityProvider implements EntityProvider {
   private pendingSince?: number;
   private timer?: ReturnType<typeof setTimeout>;
   private retryTimer?: ReturnType<typeof setTimeout>;
+  private statusPoll?: ReturnType<typeof setInterval>;
+  /** The disposition of each cluster when the provider last looked. */
+  private readonly observed = new Map<string, ClusterDisposition>();
   private readBackFailures = 0;
   private readonly reported = new Set<string>();
 
@@ -162,6 +168,10 @@ export class FluxFleetEntityProvider implements EntityProvider {
     this.unsubscribe = this.deps.fleetIndex.subscribe(changes =>
       this.onIndexChanges(changes),
     );
+    this.statusPoll = setInterval(() => {
+      if (this.noticeStatusChanges()) this.scheduleFlush();
+    }, STATUS_POLL_MS);
+    this.statusPoll.unref?.();
     await this.taskRunner.run({
       id: `${this.getProviderName()}:refresh`,
       fn: async () => {
@@ -204,6 +214,8 @@ export class FluxFleetEntityProvider implements EntityProvider {
     this.timer = undefined;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
+    if (this.statusPoll) clearInterval(this.statusPoll);
+    this.statusPoll = undefined;
     this.pending.clear();
     this.connection = undefined;
   }
@@ -216,11 +228,37 @@ export class FluxFleetEntityProvider implements EntityProvider {
   }
 
   private onIndexChanges(changes: FleetIndexChange[]): void {
+    let added = false;
     for (const change of changes) {
       if (change.structural && this.includesCluster(change.cluster)) {
         this.pending.add(change.cluster);
+        added = true;
       }
     }
+    if (this.noticeStatusChanges()) added = true;
+    if (added) this.scheduleFlush();
+  }
+
+  /**
+   * Queues the clusters whose disposition changed to one that emits or removes (a cluster that finished syncing,
+   * came back, or has been down past `removeAfterOutage`): the index need not announce a structural change then.
+   * Returns whether it queued any.
+   */
+  private noticeStatusChanges(): boolean {
+    let added = false;
+    for (const health of this.includedClusters()) {
+      const disposition = this.dispositionOf(health);
+      if (this.observed.get(health.name) === disposition) continue;
+      this.observed.set(health.name, disposition);
+      if (disposition !== 'keep') {
+        this.pending.add(health.name);
+        added = true;
+      }
+    }
+    return added;
+  }
+
+  private scheduleFlush(): void {
     if (this.pending.size === 0 || !this.connection) return;
     const now = this.now();
     this.pendingSince ??= now;
