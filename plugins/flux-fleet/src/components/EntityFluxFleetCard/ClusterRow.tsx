@@ -15,7 +15,6 @@ import { FactList } from '../shared/FactList';
 import { InstanceLabel } from '../shared/InstanceLabel';
 import { OwnerSummary } from '../shared/OwnerSummary';
 import { ReconcileStateLabel } from '../shared/ReconcileStateLabel';
-import { StaleMarker } from '../shared/StaleMarker';
 
 /** How many objects of one cluster the card lists before pointing to the tab. */
 export const CARD_OBJECTS_PER_CLUSTER = 5;
@@ -38,7 +37,6 @@ export const ClusterRow = (props: {
 }) => {
   const { cluster, objects, health, instances, onOpen, onChanged } = props;
   const shown = objects.slice(0, CARD_OBJECTS_PER_CLUSTER);
-  const stale = objects.find(o => o.stale);
   return (
     <Box
       component="section"
@@ -56,12 +54,6 @@ export const ClusterRow = (props: {
         >
           {cluster}
         </Typography>
-        {stale && (
-          <StaleMarker
-            cluster={cluster}
-            since={stale.staleSince ?? health?.unreachableSince}
-          />
-        )}
       </Box>
       {shown.map(object => (
         <Box

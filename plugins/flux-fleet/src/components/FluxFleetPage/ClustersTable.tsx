@@ -81,14 +81,17 @@ export const ClustersTable = (props: {
         const { Icon, label } = STATUS[c.status] ?? STATUS.syncing;
         return (
           <Icon>
-            {label}
-            {c.unreachableSince && (
-              <>
-                {' for '}
-                <Age since={c.unreachableSince} />
-              </>
-            )}
-            {c.readOnly ? ' · read-only' : ''}
+            {/* one span: the status component lays its children out as flex items */}
+            <span>
+              {label}
+              {c.unreachableSince && (
+                <>
+                  {' for '}
+                  <Age since={c.unreachableSince} />
+                </>
+              )}
+              {c.readOnly ? ' · read-only' : ''}
+            </span>
           </Icon>
         );
       },
