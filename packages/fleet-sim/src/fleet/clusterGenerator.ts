@@ -1698,8 +1698,12 @@ class Generator {
     // Workloads, labelled for the catalog.
     const helm = s.mode === 'helm';
     const version = s.chart.version;
+    // A failing health check or Helm release leaves the workloads without their replicas.
+    const degraded =
+      (s.state === 'failed' || s.state === 'stalled') &&
+      (helm || s.failure?.reason === 'HealthCheckFailed');
     for (const workload of s.workloads) {
-      this.workload(ns, workload, name, helm, version);
+      this.workload(ns, workload, name, helm, version, degraded);
     }
 
     // The Kustomization: applies the workloads (kustomize mode) or the HelmRelease (helm mode).
@@ -1903,8 +1907,10 @@ class Generator {
     service: string,
     helm: boolean,
     version: string,
+    degraded: boolean,
   ): void {
     const replicas = this.random.int(1, 4);
+    const ready = degraded ? this.random.int(0, replicas - 1) : replicas;
     const labels: Record<string, string> = {
       'app.kubernetes.io/name': name,
       [KUBERNETES_ID]: service,
@@ -1959,9 +1965,27 @@ class Generator {
       status: {
         observedGeneration: 1,
         replicas,
-        readyReplicas: replicas,
-        availableReplicas: replicas,
+        ...(ready > 0
+          ? { readyReplicas: ready, availableReplicas: ready }
+          : {}),
         updatedReplicas: replicas,
+        ...(ready < replicas ? { unavailableReplicas: replicas - ready } : {}),
+        conditions: [
+          {
+            type: 'Available',
+            status: ready > 0 ? 'True' : 'False',
+            reason:
+              ready > 0
+                ? 'MinimumReplicasAvailable'
+                : 'MinimumReplicasUnavailable',
+            message:
+              ready > 0
+                ? 'Deployment has minimum availability.'
+                : 'Deployment does not have minimum availability.',
+            lastUpdateTime: created,
+            lastTransitionTime: created,
+          },
+        ],
       },
     });
   }

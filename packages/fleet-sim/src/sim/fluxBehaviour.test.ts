@@ -197,6 +197,38 @@ describe('simulated Flux controllers', () => {
     expect(truthOf(cluster, orphan)!.state).toBe('terminating');
   });
 
+  it('re-link objects to the service of a relabelled workload in their inventory', async () => {
+    const cluster = sim.clusters[1];
+    const object = plain(
+      cluster,
+      o => o.service !== null && o.service !== 'checkout',
+    );
+    await merge(cluster, object, {
+      metadata: { labels: { 'backstage.io/kubernetes-id': null } },
+    });
+    const served = (await call(cluster, pathOf(object))).body;
+    const workloads = served.status.inventory.entries
+      .map((e: { id: string }) => e.id.split('_'))
+      .filter((parts: string[]) => parts[parts.length - 1] === 'Deployment');
+    expect(workloads.length).toBeGreaterThan(0);
+    for (const [namespace, name] of workloads) {
+      await call(
+        cluster,
+        `/apis/apps/v1/namespaces/${namespace}/deployments/${name}`,
+        {
+          method: 'PATCH',
+          contentType: 'application/merge-patch+json',
+          body: {
+            metadata: {
+              labels: { 'backstage.io/kubernetes-id': 'renamed-service' },
+            },
+          },
+        },
+      );
+    }
+    expect(truthOf(cluster, object)!.service).toBe('renamed-service');
+  });
+
   it('re-place a relabelled object: a shard no controller selects makes it an orphan', async () => {
     const cluster = sim.clusters[0];
     const object = plain(cluster, o => o.shard === 'shard1');

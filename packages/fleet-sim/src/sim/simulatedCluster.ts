@@ -31,6 +31,13 @@ const FINALIZERS = new Set([
   'fluxcd.controlplane.io/finalizer',
 ]);
 const MAX_RUNTIME_EVENTS = 500;
+/** Kinds whose status lists what they applied. */
+const INVENTORY_KINDS = new Set([
+  'Kustomization',
+  'HelmRelease',
+  'FluxInstance',
+  'ResourceSet',
+]);
 
 /** How long the simulated controllers take to react to a write. */
 export interface ReactionTiming {
@@ -186,8 +193,17 @@ export class SimulatedCluster implements ClusterLookup {
     after: any | undefined,
   ): void {
     if (type.kind === 'Deployment') {
-      if (controllerOfDeployment(before) || controllerOfDeployment(after))
+      if (controllerOfDeployment(before) || controllerOfDeployment(after)) {
         this.controllersChanged();
+      }
+      const was = before?.metadata?.labels?.[KUBERNETES_ID];
+      const is = after?.metadata?.labels?.[KUBERNETES_ID];
+      const workload = after ?? before;
+      if (was !== is)
+        this.workloadRelabelled(
+          workload.metadata.namespace,
+          workload.metadata.name,
+        );
       return;
     }
     if (type.kind === 'Namespace') {
@@ -240,6 +256,19 @@ export class SimulatedCluster implements ClusterLookup {
       const object = parseStored(stored, undefined);
       if (this.needsReconcile(served.type, object))
         this.schedule(record.kind, record.namespace, record.name);
+    }
+  }
+
+  /** Re-links the Flux objects whose inventory lists a workload whose service label changed (rules §6). */
+  private workloadRelabelled(namespace: string, name: string): void {
+    const id = `${namespace}_${name}_apps_Deployment`;
+    for (const record of [...this.records.values()]) {
+      if (!INVENTORY_KINDS.has(record.kind)) continue;
+      const object = this.read(record.kind, record.namespace, record.name);
+      const entries = object?.status?.inventory?.entries;
+      if (Array.isArray(entries) && entries.some((e: any) => e?.id === id)) {
+        this.refreshRecord(record.kind, object);
+      }
     }
   }
 
