@@ -29,7 +29,7 @@ Serves simulated Flux fleets through real Kubernetes API servers (one port per c
                           start with a fault, e.g. prod-eu-west-1:down, prod-eu-west-1:latencyMs=300,
                           prod-eu-west-1:throttleRatio=0.2 (repeatable)
   --bookmark-interval MS  interval of watch bookmarks (default 60000)
-  --watch-window N        how many resourceVersions back a watch may resume (default 10000)
+  --watch-window N        how many resourceVersions back a watch may resume (default 5000)
   --epoch TIME            the instant object times are relative to (default: the current hour)
   --help                  this text
 

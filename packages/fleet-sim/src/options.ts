@@ -22,7 +22,7 @@ export interface FleetSimOptions {
   churnPerSecond?: number;
   /** Interval of BOOKMARK events on watches that allow them. Default 60 s, like kube-apiserver. */
   bookmarkIntervalMs?: number;
-  /** How many resourceVersions back a watch may start; older ones get 410 Gone. Default 10,000. */
+  /** How many resourceVersions back a watch may start; older ones get 410 Gone. Default 5,000. */
   watchWindow?: number;
   /**
    * The instant the generated objects' times are relative to (creation, last transition, …). Default: the start
@@ -121,7 +121,7 @@ export function resolveOptions(options: FleetSimOptions = {}): ResolvedOptions {
     tls: options.tls ?? false,
     churnPerSecond: churn,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
-    watchWindow: positiveInteger('watchWindow', options.watchWindow ?? 10_000),
+    watchWindow: positiveInteger('watchWindow', options.watchWindow ?? 5_000),
     epoch,
     reactionDelayMs: [
       Math.max(0, reaction[0]),

@@ -165,7 +165,10 @@ export function startWatch(
     if (resourceKey(event.resource) !== key) return;
     const now = matches(event.object);
     if (event.type === 'MODIFIED') {
-      const before = event.previous ? matches(event.previous) : true;
+      // Name, namespace and the Event fields do not change; only the labels can move an object in or out.
+      const before = now
+        ? matchesLabels(labels, event.previousLabels)
+        : matches({ ...event.object, labels: event.previousLabels });
       if (before && now) write('MODIFIED', event.object);
       else if (!before && now) write('ADDED', event.object);
       else if (before && !now) write('DELETED', event.object);

@@ -22,8 +22,11 @@ export interface StoreEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   resource: ResourceType;
   object: StoredObject;
-  /** The object before a MODIFIED change (a watch with a selector turns label changes into ADDED/DELETED). */
-  previous?: StoredObject;
+  /**
+   * The labels before a MODIFIED change: a watch with a selector turns label changes into ADDED/DELETED. Only
+   * the labels are kept, so that the change log holds no superseded object bodies.
+   */
+  previousLabels?: Readonly<Record<string, string>>;
 }
 
 /** The key of an object in its table: `namespace/name` sorts like etcd keys do. */
@@ -165,7 +168,12 @@ export class ClusterStore {
     table.set(key, stored);
     this.record(
       previous
-        ? { type: 'MODIFIED', resource: type, object: stored, previous }
+        ? {
+            type: 'MODIFIED',
+            resource: type,
+            object: stored,
+            previousLabels: previous.labels ?? {},
+          }
         : { type: 'ADDED', resource: type, object: stored },
     );
     return stored;
