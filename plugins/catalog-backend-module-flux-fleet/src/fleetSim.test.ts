@@ -8,7 +8,7 @@ import catalogPlugin from '@backstage/plugin-catalog-backend';
 import searchPlugin from '@backstage/plugin-search-backend';
 import searchModuleCatalogCollator from '@backstage/plugin-search-backend-module-catalog';
 import { SearchResultSet } from '@backstage/plugin-search-common';
-import { FleetSim, GroundTruth, startFleetSim } from '@flux-fleet/fleet-sim';
+import { FleetSim, startFleetSim } from '@flux-fleet/fleet-sim';
 import {
   FLUX_KIND_GROUP,
   FLUX_KIND_PLURAL,
@@ -22,6 +22,11 @@ import fluxFleetFeature from '@flux-fleet/plugin-flux-fleet-backend';
 import request from 'supertest';
 import catalogModule from './index';
 import searchModuleFluxFleet from './search';
+import {
+  countsFromTruth,
+  shardsServedBy,
+  sortKeys,
+} from './__testUtils__/fleetExpectations';
 import { kubeRequest } from './__testUtils__/kubeRequest';
 import { schedulerOf } from './__testUtils__/schedulerOf';
 
@@ -41,51 +46,6 @@ const resourceRef = (name: string) =>
   stringifyEntityRef({ kind: 'Resource', namespace: 'default', name });
 const objectRef = (o: { cluster: string; namespace: string; kind: string; name: string }) =>
   resourceRef(objectEntityName({ ...o, kind: o.kind as FluxKind }));
-
-/**
- * The shards the clusters run, as `cluster/instance/shard`, read from their Flux controller Deployments: the value
- * of a `--watch-label-selector=<key>=<value>`, or `main`. The truth lists objects only, so a shard that owns no
- * object (the sim's tenant-dedicated kustomize-controller, whose objects are all contested) is not in it.
- */
-async function shardsServedBy(sim: FleetSim): Promise<Set<string>> {
-  const shards = new Set<string>();
-  for (const cluster of sim.clusters) {
-    const { body } = await kubeRequest({
-      server: cluster.server,
-      token: cluster.readOnlyToken,
-      method: 'GET',
-      path: '/apis/apps/v1/deployments?labelSelector=app.kubernetes.io%2Fpart-of%3Dflux',
-    });
-    for (const deployment of body.items) {
-      const args: string[] = deployment.spec.template.spec.containers[0].args ?? [];
-      const selector = args
-        .find(a => a.startsWith('--watch-label-selector='))
-        ?.slice('--watch-label-selector='.length);
-      const value = selector?.match(/^[^!=]+=([^=]+)$/)?.[1];
-      shards.add(`${cluster.name}/${deployment.metadata.namespace}/${value ?? 'main'}`);
-    }
-  }
-  return shards;
-}
-
-/** The entity counts by `spec.type` the ground truth implies, with the shards the clusters run. */
-function countsFromTruth(truth: GroundTruth, shards: Set<string>): Record<string, number> {
-  const instances = new Set<string>();
-  const counts: Record<string, number> = { 'kubernetes-cluster': truth.clusters.length };
-  for (const o of truth.objects) {
-    if (o.instance) instances.add(`${o.cluster}/${o.instance}`);
-    if (o.instance && o.shard && !shards.has(`${o.cluster}/${o.instance}/${o.shard}`)) {
-      throw new Error(`the truth places ${o.cluster}/${o.namespace}/${o.kind}/${o.name} on a shard no controller runs`);
-    }
-    if (KINDS.includes(o.kind as FluxKind)) {
-      const type = `flux-${o.kind.toLowerCase()}`;
-      counts[type] = (counts[type] ?? 0) + 1;
-    }
-  }
-  counts['flux-instance'] = instances.size;
-  counts['flux-shard'] = shards.size;
-  return counts;
-}
 
 describe('the catalog module with the Flux Fleet backend and the simulated fleet S', () => {
   let sim: FleetSim;
@@ -188,7 +148,7 @@ describe('the catalog module with the Flux Fleet backend and the simulated fleet
         }),
       ],
     });
-    const expected = countsFromTruth(sim.truth(), await shardsServedBy(sim));
+    const expected = countsFromTruth(sim.truth(), await shardsServedBy(sim.clusters), KINDS);
     let counts: Record<string, number> = {};
     try {
       await waitFor(
@@ -210,7 +170,7 @@ describe('the catalog module with the Flux Fleet backend and the simulated fleet
   });
 
   it('has as many entities of each type as the ground truth implies', async () => {
-    expect(await countsByType()).toEqual(countsFromTruth(sim.truth(), await shardsServedBy(sim)));
+    expect(await countsByType()).toEqual(countsFromTruth(sim.truth(), await shardsServedBy(sim.clusters), KINDS));
   });
 
   it('relates the objects of a service to its shard, its source, its dependencies and its Component', async () => {
@@ -400,7 +360,3 @@ describe('the catalog module with the Flux Fleet backend and the simulated fleet
     }
   });
 });
-
-function sortKeys(record: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
-}

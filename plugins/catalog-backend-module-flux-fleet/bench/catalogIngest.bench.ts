@@ -1,0 +1,122 @@
+// Benchmark, not a test (`yarn test` runs `src/**/*.test.ts` only): how many entities the catalog module emits for a
+// simulated fleet, and how long until all of them are in the catalog. From the package folder:
+//
+//   CI=true yarn backstage-cli package test --roots '<rootDir>/../bench' --testMatch '**/*.bench.ts'
+//
+// Environment: FLEET_SIZE (S, M, L; default M), FLEET_KINDS (comma-separated Flux kinds; default the module's
+// default, Kustomization and HelmRelease). It prints one JSON line `catalog ingest benchmark` with the figures.
+// The simulator runs in a child process; the Flux Fleet backend, the catalog (SQLite in memory) and this module run
+// in this one, as in a one-process Backstage backend.
+import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
+import catalogPlugin from '@backstage/plugin-catalog-backend';
+import type { GroundTruth, SimCluster } from '@flux-fleet/fleet-sim';
+import type { FluxKind } from '@flux-fleet/plugin-flux-fleet-common';
+// The benchmark runs the real Flux Fleet backend, whose index this module reads in the app.
+// eslint-disable-next-line @backstage/no-mixed-plugin-imports
+import fluxFleetFeature from '@flux-fleet/plugin-flux-fleet-backend';
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import catalogModule from '../src/index';
+import { countsFromTruth, shardsServedBy, sortKeys } from '../src/__testUtils__/fleetExpectations';
+
+jest.setTimeout(60 * 60_000);
+
+const SIZE = process.env.FLEET_SIZE ?? 'M';
+const KINDS = (process.env.FLEET_KINDS ?? 'Kustomization,HelmRelease').split(',') as FluxKind[];
+
+async function startSim(dir: string): Promise<{ child: ChildProcess; clusters: SimCluster[]; truth: GroundTruth }> {
+  const truthFile = join(dir, 'truth.json');
+  const child = spawn(process.execPath, [join(__dirname, 'simProcess.cjs'), SIZE, '1', truthFile], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', chunk => {
+      out += chunk;
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+    });
+    child.on('exit', code => reject(new Error(`the simulator exited with ${code}`)));
+  });
+  const { clusters } = JSON.parse(line);
+  return { child, clusters, truth: JSON.parse(readFileSync(truthFile, 'utf8')) };
+}
+
+it(`ingests the fleet ${SIZE} into the catalog`, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'flux-fleet-bench-'));
+  const sim = await startSim(dir);
+  let backend: Awaited<ReturnType<typeof startTestBackend>> | undefined;
+  try {
+    const expected = sortKeys(countsFromTruth(sim.truth, await shardsServedBy(sim.clusters), KINDS));
+    const expectedTotal = Object.values(expected).reduce((a, b) => a + b, 0);
+
+    const started = Date.now();
+    backend = await startTestBackend({
+      features: [
+        catalogPlugin,
+        fluxFleetFeature,
+        catalogModule,
+        mockServices.rootConfig.factory({
+          data: {
+            fluxFleet: {
+              clusters: sim.clusters.map(c => ({ name: c.name, url: c.server, serviceAccountToken: c.readOnlyToken })),
+              persistence: { enabled: false },
+            },
+            catalog: {
+              processingInterval: { minutes: 30 },
+              providers: { fluxFleet: { kinds: KINDS } },
+            },
+          },
+        }),
+      ],
+    });
+    const get = async (path: string) =>
+      (await request(backend!.server).get(path).set('Authorization', mockCredentials.user.header())).body;
+
+    let syncedAt: number | undefined;
+    let firstEntityAt: number | undefined;
+    let counts: Record<string, number> = {};
+    for (;;) {
+      if (syncedAt === undefined) {
+        const { items } = await get('/api/flux-fleet/clusters');
+        if (items?.every((c: any) => c.status === 'synced')) syncedAt = Date.now();
+      }
+      const facets = await get(
+        '/api/catalog/entity-facets?facet=spec.type&filter=metadata.annotations.flux-fleet.io/provider=default',
+      );
+      counts = sortKeys(
+        Object.fromEntries((facets.facets?.['spec.type'] ?? []).map((f: any) => [f.value, f.count])),
+      );
+      const total = Object.values(counts).reduce((a, b) => a + b, 0);
+      if (total > 0) firstEntityAt ??= Date.now();
+      if (JSON.stringify(counts) === JSON.stringify(expected)) break;
+      if (Date.now() - started > 55 * 60_000) {
+        throw new Error(`not complete after 55 min: ${JSON.stringify(counts)} of ${JSON.stringify(expected)}`);
+      }
+      await new Promise(resolve => setTimeout(resolve, 2_000));
+    }
+    const doneAt = Date.now();
+    const result = {
+      fleet: SIZE,
+      clusters: sim.clusters.length,
+      fluxObjects: sim.truth.objects.length,
+      kinds: KINDS,
+      entities: expectedTotal,
+      entitiesByType: expected,
+      secondsUntilIndexSynced: syncedAt ? (syncedAt - started) / 1000 : null,
+      secondsUntilFirstEntity: firstEntityAt ? (firstEntityAt - started) / 1000 : null,
+      secondsUntilAllEntities: (doneAt - started) / 1000,
+      secondsFromIndexSyncedToAllEntities: syncedAt ? (doneAt - syncedAt) / 1000 : null,
+    };
+    // eslint-disable-next-line no-console
+    console.log(`catalog ingest benchmark ${JSON.stringify(result)}`);
+    expect(counts).toEqual(expected);
+  } finally {
+    await backend?.stop();
+    sim.child.stdin!.end();
+    await new Promise(resolve => sim.child.once('exit', resolve));
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
