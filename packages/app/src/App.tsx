@@ -10,13 +10,15 @@ import { navModule } from './modules/nav';
 
 export default createApp({
   features: [
+    // Before the catalog: the search page renders a result with the first item extension whose predicate matches,
+    // and Flux Fleet's item (for its own catalog entities) is more specific than the catalog's (every entity).
+    fluxFleetPlugin,
     catalogPlugin,
     catalogGraphPlugin,
     orgPlugin,
     searchPlugin,
     signalsPlugin,
     userSettingsPlugin,
-    fluxFleetPlugin,
     navModule,
   ],
 });
