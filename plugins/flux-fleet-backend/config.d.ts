@@ -82,6 +82,11 @@ export interface Config {
     watch?: {
       /** Objects per page of the initial list. Default 500. */
       pageSize?: number;
+      /**
+       * Lists (of any cluster) that may run at the same time; each is a burst of large pages, so this bounds the
+       * memory a resync needs. Default 6.
+       */
+      concurrentLists?: number;
       /** How long the server keeps a watch open before it is renewed, in seconds. Default 300. */
       watchTimeoutSeconds?: number;
       /** Ask for watch bookmarks (keeps resource versions fresh, proves a quiet watch alive). Default true. */

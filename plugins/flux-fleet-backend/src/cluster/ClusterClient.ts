@@ -83,12 +83,16 @@ export class ClusterClient {
         reject(error);
       };
       req = this.transport.request(url, options, res => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        // Text chunks joined by V8 rather than one large Buffer: a page of a list can be megabytes, and large
+        // Buffers live outside the JavaScript heap, where freed memory is not always given back to the system.
+        res.setEncoding('utf8');
+        let body = '';
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
         res.on('error', error => fail(this.networkError(path, error)));
         res.on('end', () => {
           clearTimeout(deadline);
-          const body = Buffer.concat(chunks).toString('utf8');
           if (res.statusCode !== 200) {
             reject(this.statusError(path, res, body));
             return;

@@ -99,8 +99,6 @@ const EVENTS: WatchedResource = {
   fieldSelector: EVENTS_FIELD_SELECTOR,
 };
 
-/** Lists of one cluster that may run at the same time (each is a burst of pages). */
-const CONCURRENT_LISTS = 4;
 
 interface InformerEntry {
   informer: ResourceInformer;
@@ -119,7 +117,6 @@ interface InformerEntry {
 export class ClusterWatcher {
   private readonly informers = new Map<string, InformerEntry>();
   private readonly health: ConnectionHealth;
-  private readonly limitList = createLimiter(CONCURRENT_LISTS);
   private readonly abort = new AbortController();
   private servedVersions: Record<string, string> = {};
   private discovered = false;
@@ -133,6 +130,8 @@ export class ClusterWatcher {
     private readonly settings: WatchSettings,
     private readonly logger: LoggerService,
     onStatusChange: (status: ConnectionStatus) => void,
+    /** Shared by the watchers of every cluster: how many lists may run at once (see startWatching). */
+    private readonly limitList: <T>(task: () => Promise<T>) => Promise<T> = createLimiter(4),
   ) {
     this.health = new ConnectionHealth(settings.unreachableAfterMs, status => {
       if (status === 'unreachable' || status === 'unauthorized') {

@@ -11,6 +11,7 @@ jest.setTimeout(30_000);
 
 const settings: WatchSettings = {
   pageSize: 50,
+  concurrentLists: 4,
   watchTimeoutMs: 60_000,
   bookmarks: true,
   requestTimeoutMs: 2_000,

@@ -4,6 +4,7 @@ import type { FleetIndex } from '../service/FleetIndex';
 import { ClusterClient } from './ClusterClient';
 import { ClusterWatcher } from './ClusterWatcher';
 import { createKubeConfig } from './createKubeConfig';
+import { createLimiter } from './createLimiter';
 
 /** A client per configured cluster; throws on configuration the cluster's KubeConfig cannot be built from. */
 export function createClusterClients(config: FleetConfig): Map<string, ClusterClient> {
@@ -28,6 +29,7 @@ export function createWatcher(
   config: FleetConfig,
   index: FleetIndex,
   logger: LoggerService,
+  limitList: <T>(task: () => Promise<T>) => Promise<T>,
 ): ClusterWatcher {
   const cluster = client.cluster;
   const watcher = new ClusterWatcher(
@@ -36,6 +38,7 @@ export function createWatcher(
     config.watch,
     logger.child({ cluster }),
     () => index.connectionChanged(cluster),
+    limitList,
   );
   index.attachWatcher(cluster, watcher);
   watcher.start();
@@ -49,7 +52,10 @@ export function startWatching(
   logger: LoggerService,
 ): ClusterWatcher[] {
   const clients = createClusterClients(config);
+  // Lists are bursts of large pages: a fleet-wide limit keeps the memory they need at once bounded (and the
+  // memory the process keeps after them), without slowing one cluster down behind another for long.
+  const limitList = createLimiter(config.watch.concurrentLists);
   return [...clients.values()].map(client =>
-    createWatcher(client, config, index, logger),
+    createWatcher(client, config, index, logger, limitList),
   );
 }

@@ -48,6 +48,8 @@ export interface TenantRule {
 export interface WatchSettings {
   /** Items per page of the initial list. */
   pageSize: number;
+  /** Lists (of any cluster) that may run at the same time. */
+  concurrentLists: number;
   /** Asked of the server for each watch request, so watches are renewed regularly. */
   watchTimeoutMs: number;
   /** Ask the server for bookmarks (keeps resource versions fresh, proves a quiet watch is alive). */

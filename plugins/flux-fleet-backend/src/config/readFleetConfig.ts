@@ -156,8 +156,16 @@ function readWatchSettings(config: Config): WatchSettings {
       `should be a whole number from 1 to 50, got ${eventsPerObject}`,
     );
   }
+  const concurrentLists = config.getOptionalNumber(`${key}.concurrentLists`) ?? 6;
+  if (!Number.isInteger(concurrentLists) || concurrentLists < 1 || concurrentLists > 100) {
+    throw new FleetConfigError(
+      `${key}.concurrentLists`,
+      `should be a whole number from 1 to 100, got ${concurrentLists}`,
+    );
+  }
   const settings: WatchSettings = {
     pageSize,
+    concurrentLists,
     watchTimeoutMs: readSeconds(config, `${key}.watchTimeoutSeconds`, 300),
     bookmarks: config.getOptionalBoolean(`${key}.bookmarks`) ?? true,
     requestTimeoutMs: readSeconds(config, `${key}.requestTimeoutSeconds`, 20),

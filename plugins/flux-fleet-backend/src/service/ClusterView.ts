@@ -51,8 +51,26 @@ export class ClusterView {
   instances: InstanceSummary[] = [];
   shards: ShardSummary[] = [];
   analysedAt?: number;
+  /**
+   * Owners and boundaries by content. An analysis shares equal answers between the objects it derives; this
+   * keeps them shared across analyses too, so an unchanged answer is the same object and comparing is `===`.
+   */
+  private readonly canonical = new Map<string, object>();
 
   constructor(readonly cluster: string) {}
+
+  private canonicalOf<T extends object>(value: T, seen: Map<object, object>): T {
+    const known = seen.get(value);
+    if (known) return known as T;
+    const signature = JSON.stringify(value);
+    let found = this.canonical.get(signature);
+    if (!found) {
+      found = value;
+      this.canonical.set(signature, value);
+    }
+    seen.set(value, found);
+    return found as T;
+  }
 
   /** Applies a full analysis of the cluster: adds, updates and removes objects. */
   applyAnalysis(
@@ -66,9 +84,14 @@ export class ClusterView {
       needsAnalysis: false,
     };
     const findingsByKey = new Map<string, Finding[]>();
+    const seen = new Map<object, object>();
+    const used = new Set<object>();
     for (const [key, derived] of analysis.objects) {
       const record = store.objects.get(key);
       if (!record) continue;
+      const owner = this.canonicalOf(derived.owner, seen);
+      const boundary = this.canonicalOf(derived.boundary, seen);
+      used.add(owner).add(boundary);
       if (derived.findings.length > 0) findingsByKey.set(key, derived.findings);
       const findings = findingTypesOf(derived.findings);
       const existing = this.objects.get(key);
@@ -77,8 +100,8 @@ export class ClusterView {
           key,
           record,
           state: derived.state,
-          owner: derived.owner,
-          boundary: derived.boundary,
+          owner,
+          boundary,
           service: derived.service,
           findings,
           updatedAt: now,
@@ -90,9 +113,13 @@ export class ClusterView {
         continue;
       }
       const recordChanged = existing.record !== record;
-      const ownerChanged = !sameValue(existing.owner, derived.owner);
-      const boundaryChanged = !sameValue(existing.boundary, derived.boundary);
-      const stateChanged = !sameValue(existing.state, derived.state);
+      const ownerChanged = existing.owner !== owner;
+      const boundaryChanged = existing.boundary !== boundary;
+      // the state depends on the record and, for a reconcile request, on the time (rules §2)
+      const stateChanged =
+        (recordChanged ||
+          existing.state.reconcileNotHandled !== derived.state.reconcileNotHandled) &&
+        !sameValue(existing.state, derived.state);
       const serviceChanged = existing.service !== derived.service;
       const findingsChanged = existing.findings !== findings;
       if (
@@ -109,9 +136,8 @@ export class ClusterView {
       if (derived.service !== null) changes.services.add(derived.service);
       this.indexes.update(existing, o => {
         o.record = record;
-        // keep the old shared objects when equal, so equal answers stay one object
-        if (ownerChanged) o.owner = derived.owner;
-        if (boundaryChanged) o.boundary = derived.boundary;
+        o.owner = owner;
+        o.boundary = boundary;
         if (stateChanged) o.state = derived.state;
         o.service = derived.service;
         o.findings = findings;
@@ -126,6 +152,10 @@ export class ClusterView {
         changes.keys.add(key);
         if (object.service !== null) changes.services.add(object.service);
       }
+    }
+    // forget answers no object has any more
+    for (const [signature, value] of this.canonical) {
+      if (!used.has(value)) this.canonical.delete(signature);
     }
     this.findings = analysis.findings;
     this.findingsByKey = findingsByKey;

@@ -42,8 +42,11 @@ import { resolveTenantMapping } from './resolveTenantMapping';
 
 /** Status changes are gathered this long before their objects are re-derived (one pass per burst). */
 const STATUS_BATCH_MS = 10;
-/** While a cluster lists for the first time, its analysis waits for the list to finish, at most this long. */
-const INITIAL_SYNC_MAX_DELAY_MS = 3_000;
+/**
+ * While a cluster lists for the first time, its analysis waits for the list to finish (one analysis rather than
+ * one per page), at most this long, so a cluster whose list never completes still shows what was read.
+ */
+const INITIAL_SYNC_MAX_DELAY_MS = 10_000;
 
 /** The health of a cluster that another replica watches, as its last snapshot says. */
 export type RemoteHealth = ClusterHealth;
@@ -301,12 +304,12 @@ export class FleetIndex implements FleetIndexService {
     for (const slot of this.slots.values()) {
       const { indexes } = slot.view;
       objects += indexes.size;
-      for (const [kind, set] of indexes.kind.sets) {
-        countsByKind[kind as FluxKind] = (countsByKind[kind as FluxKind] ?? 0) + set.size;
+      for (const [kind, n] of indexes.kindCounts.counts) {
+        countsByKind[kind as FluxKind] = (countsByKind[kind as FluxKind] ?? 0) + n;
       }
-      for (const [state, set] of indexes.state.sets) {
+      for (const [state, n] of indexes.stateCounts.counts) {
         const s = state as ReconcileStateName;
-        countsByState[s] = (countsByState[s] ?? 0) + set.size;
+        countsByState[s] = (countsByState[s] ?? 0) + n;
       }
       for (const finding of slot.view.findings) {
         findingsByType[finding.type] = (findingsByType[finding.type] ?? 0) + 1;
@@ -512,8 +515,8 @@ export class FleetIndex implements FleetIndexService {
 
   private healthOf(slot: ClusterSlot): ClusterHealth {
     const counts: Partial<Record<FluxKind, number>> = {};
-    for (const [kind, set] of slot.view.indexes.kind.sets) {
-      counts[kind as FluxKind] = set.size;
+    for (const [kind, n] of slot.view.indexes.kindCounts.counts) {
+      counts[kind as FluxKind] = n;
     }
     const fluxVersions = [
       ...new Set(
@@ -629,21 +632,31 @@ export class FleetIndex implements FleetIndexService {
     slot.structuralTimer = setTimeout(() => {
       slot.structuralTimer = undefined;
       const now = Date.now();
-      const maxDelay = slot.watcher && !slot.watcher.watchHealth().synced && !slot.restoredAt
-        ? INITIAL_SYNC_MAX_DELAY_MS
-        : this.options.analysis.maxDelayMs;
-      const quietFor = now - slot.lastChangeAt;
       const waited = now - (slot.firstStructuralAt ?? now);
-      if (quietFor < this.options.analysis.debounceMs && waited < maxDelay) {
+      if (this.isInitialSync(slot) && waited < INITIAL_SYNC_MAX_DELAY_MS) {
+        // the first list is still arriving: analyse once when it is complete (connectionChanged)
+        this.armStructural(slot, INITIAL_SYNC_MAX_DELAY_MS - waited);
+        return;
+      }
+      const quietFor = now - slot.lastChangeAt;
+      const { debounceMs, maxDelayMs } = this.options.analysis;
+      if (quietFor < debounceMs && waited < maxDelayMs) {
         // still changing: wait for a pause, but not beyond the maximum delay
-        this.armStructural(
-          slot,
-          Math.min(this.options.analysis.debounceMs - quietFor, maxDelay - waited),
-        );
+        this.armStructural(slot, Math.min(debounceMs - quietFor, maxDelayMs - waited));
         return;
       }
       this.flushStructural(slot);
     }, Math.max(0, delay));
+  }
+
+  /** A cluster listing for the first time, with nothing restored to show meanwhile. */
+  private isInitialSync(slot: ClusterSlot): boolean {
+    return (
+      slot.watcher !== undefined &&
+      slot.restoredAt === undefined &&
+      slot.view.analysedAt === undefined &&
+      !slot.watcher.watchHealth().synced
+    );
   }
 
   private flushStatus(slot: ClusterSlot) {

@@ -41,6 +41,24 @@ class ValueIndex {
   }
 }
 
+/** How many objects have each value of a field (for fields not worth a set per value). */
+class ValueCounts {
+  readonly counts = new Map<string, number>();
+
+  add(value: string) {
+    this.counts.set(value, (this.counts.get(value) ?? 0) + 1);
+  }
+
+  delete(value: string) {
+    const n = (this.counts.get(value) ?? 0) - 1;
+    if (n > 0) this.counts.set(value, n);
+    else this.counts.delete(value);
+  }
+}
+
+/** Most objects are ready: a set of them would cost memory for a filter that selects nearly everything. */
+const COMMON_STATE = 'ready';
+
 /** The values an object is indexed under. */
 interface Entry {
   state: string;
@@ -71,14 +89,19 @@ function entryOf(o: IndexedObject): Entry {
 }
 
 /**
- * The secondary indexes of one cluster's objects: by state, kind, namespace, tenant, instance and shard,
- * service, finding and (non-ok) owner status. A query starts from the smallest index set among its filters
- * and checks the rest on each object. The sizes double as counts (objects per kind, per state).
+ * The secondary indexes of one cluster's objects: by namespace, tenant, instance and shard, service, finding,
+ * state (other than `ready`) and owner status (other than `ok`), with counts per kind and per state. A query
+ * starts from the smallest index set among its filters and checks the rest on each object. Values that most
+ * objects share (`ready`, `ok`, a kind) get no set: each costs memory per object for a filter that narrows
+ * little, and checking the objects directly is as fast.
  */
 export class SecondaryIndexes {
   private count = 0;
-  readonly state = new ValueIndex();
-  readonly kind = new ValueIndex();
+  /** Objects per state; sets only for the states other than `ready`. */
+  readonly stateCounts = new ValueCounts();
+  private readonly state = new ValueIndex();
+  /** Objects per kind (a kind filter checks each object: kinds are few and large). */
+  readonly kindCounts = new ValueCounts();
   private readonly namespace = new ValueIndex();
   private readonly tenant = new ValueIndex();
   private readonly placement = new ValueIndex();
@@ -117,8 +140,9 @@ export class SecondaryIndexes {
   }
 
   private index(o: IndexedObject, e: Entry) {
-    this.state.add(e.state, o);
-    this.kind.add(e.kind, o);
+    this.stateCounts.add(e.state);
+    if (e.state !== COMMON_STATE) this.state.add(e.state, o);
+    this.kindCounts.add(e.kind);
     this.namespace.add(e.namespace, o);
     if (e.tenant !== null) this.tenant.add(e.tenant, o);
     if (e.placement !== null) this.placement.add(e.placement, o);
@@ -128,8 +152,9 @@ export class SecondaryIndexes {
   }
 
   private unindex(o: IndexedObject, e: Entry) {
-    this.state.delete(e.state, o);
-    this.kind.delete(e.kind, o);
+    this.stateCounts.delete(e.state);
+    if (e.state !== COMMON_STATE) this.state.delete(e.state, o);
+    this.kindCounts.delete(e.kind);
     this.namespace.delete(e.namespace, o);
     if (e.tenant !== null) this.tenant.delete(e.tenant, o);
     if (e.placement !== null) this.placement.delete(e.placement, o);
@@ -175,8 +200,11 @@ export class SecondaryIndexes {
       if (!best || size < best.size) best = { size, sets: present };
     };
     const simple: Array<[IndexedFilter, ValueIndex, string[] | undefined]> = [
-      ['state', this.state, query.state],
-      ['kind', this.kind, query.kind],
+      [
+        'state',
+        this.state,
+        query.state?.includes(COMMON_STATE) ? undefined : query.state,
+      ],
       ['namespace', this.namespace, query.namespace],
       ['tenant', this.tenant, query.tenant],
       ['service', this.service, query.service],

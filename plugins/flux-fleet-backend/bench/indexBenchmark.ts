@@ -1,0 +1,390 @@
+/*
+ * Benchmark of the Flux Fleet index against a simulated fleet: time from start to fully synced, memory per
+ * indexed object, entity-view latency under load (with churn), and the delay from a change in a cluster to the
+ * signal that announces it.
+ *
+ *   yarn workspace @flux-fleet/plugin-flux-fleet-backend bench [--size M] [--churn 10] [--seconds 10]
+ *     [--concurrency 8] [--page-size 500] [--diagnose 1]
+ *
+ * The simulator runs in its own process, so its CPU and memory are not counted as the index's. Prints one JSON
+ * document with the figures.
+ */
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import { ConfigReader } from '@backstage/config';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import express from 'express';
+import { startWatching } from '../src/cluster/startWatching';
+import { readFleetConfig } from '../src/config/readFleetConfig';
+import { createRouter } from '../src/router';
+import { FleetIndex } from '../src/service/FleetIndex';
+import { FleetSignals } from '../src/signals/FleetSignals';
+
+const args = new Map<string, string>();
+for (let i = 2; i < process.argv.length; i += 2) {
+  args.set(process.argv[i].replace(/^--/, ''), process.argv[i + 1]);
+}
+const SIZE = args.get('size') ?? 'M';
+const CHURN = Number(args.get('churn') ?? 10);
+const SECONDS = Number(args.get('seconds') ?? 10);
+const CONCURRENCY = Number(args.get('concurrency') ?? 8);
+
+const gc = (globalThis as { gc?: () => void }).gc;
+function settleMemory() {
+  for (let i = 0; i < 3; i++) gc?.();
+  return process.memoryUsage();
+}
+
+/** A logger that prints warnings and errors only, so the figures stay readable. */
+function quietLogger(): LoggerService {
+  const logger: LoggerService = {
+    error: message => process.stderr.write(`error: ${message}\n`),
+    warn: message => process.stderr.write(`warn: ${message}\n`),
+    info: () => {},
+    debug: () => {},
+    child: () => logger,
+  };
+  return logger;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function stats(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return {
+    count: sorted.length,
+    p50: round(percentile(sorted, 50)),
+    p90: round(percentile(sorted, 90)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted[sorted.length - 1] ?? NaN),
+  };
+}
+
+async function startSimulator(dir: string) {
+  const bin = resolve(__dirname, '../../../packages/fleet-sim/bin/fleet-sim');
+  const child = spawn(
+    process.execPath,
+    [bin, '--size', SIZE, '--seed', '1', '--port', '0', '--churn', String(CHURN), '--kubeconfig', join(dir, 'kubeconfig')],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((ready, fail) => {
+    let out = '';
+    child.stdout!.on('data', chunk => {
+      out += chunk;
+      if (out.includes('fleet-sim ready')) ready();
+    });
+    child.on('exit', code => fail(new Error(`fleet-sim exited with ${code}: ${out}`)));
+  });
+  return child;
+}
+
+/** Sends a JSON merge patch to a simulated cluster with its admin token, read from the kubeconfig. */
+function patch(server: string, token: string, path: string, body: unknown, status = false) {
+  const text = JSON.stringify(body);
+  return new Promise<number>((done, fail) => {
+    const req = http.request(
+      `${server}${path}${status ? '/status' : ''}`,
+      {
+        method: 'PATCH',
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/merge-patch+json',
+          'Content-Length': Buffer.byteLength(text),
+        },
+      },
+      res => {
+        res.resume();
+        res.on('end', () => done(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', fail);
+    req.end(text);
+  });
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'flux-fleet-bench-'));
+  const simStarted = Date.now();
+  const sim = await startSimulator(dir);
+  const simReadyMs = Date.now() - simStarted;
+  try {
+    const kubeconfigPath = join(dir, 'kubeconfig');
+    const kubeconfig = new KubeConfig();
+    kubeconfig.loadFromFile(kubeconfigPath);
+    const contexts = kubeconfig
+      .getContexts()
+      .map(c => c.name)
+      .filter(name => !name.endsWith('-readonly'));
+    const logger = quietLogger();
+    const config = readFleetConfig(
+      new ConfigReader({
+        fluxFleet: {
+          clusters: contexts.map(name => ({ name, kubeconfig: { path: kubeconfigPath, context: name } })),
+          persistence: { enabled: false },
+          ...(args.has('page-size') && { watch: { pageSize: Number(args.get('page-size')) } }),
+        },
+      }),
+      logger,
+    );
+
+    const before = settleMemory();
+    const index = new FleetIndex({
+      clusters: config.clusters.map(c => c.name),
+      tenants: config.tenants,
+      analysis: config.analysis,
+      eventsPerObject: config.watch.eventsPerObject,
+      logger,
+    });
+    const signalTimes = new Map<string, number>();
+    const signals = new FleetSignals(
+      {
+        async publish(signal) {
+          const now = Date.now();
+          for (const key of (signal.message as { keys: string[] }).keys) {
+            if (!signalTimes.has(key)) signalTimes.set(key, now);
+          }
+        },
+      },
+      logger,
+      index,
+    );
+    index.subscribe(changes => signals.onChanges(changes));
+
+    const started = Date.now();
+    const watchers = startWatching(config, index, logger);
+    const peak = { rss: 0, heapUsed: 0, heapTotal: 0 };
+    for (;;) {
+      const m = process.memoryUsage();
+      peak.rss = Math.max(peak.rss, m.rss);
+      peak.heapUsed = Math.max(peak.heapUsed, m.heapUsed);
+      peak.heapTotal = Math.max(peak.heapTotal, m.heapTotal);
+      const clusters = index.clusters();
+      if (clusters.every(c => c.synced && c.lagMs === 0)) break;
+      await new Promise(r => setTimeout(r, 10));
+    }
+    const syncMs = Date.now() - started;
+    const objects = index.summary().objects;
+    const after = settleMemory();
+    const memory = {
+      objects,
+      rssMiB: Math.round(after.rss / 2 ** 20),
+      rssDeltaMiB: Math.round((after.rss - before.rss) / 2 ** 20),
+      heapDeltaMiB: Math.round((after.heapUsed - before.heapUsed) / 2 ** 20),
+      rssBytesPerObject: Math.round((after.rss - before.rss) / objects),
+      peakDuringSyncMiB: {
+        rss: Math.round(peak.rss / 2 ** 20),
+        heapUsed: Math.round(peak.heapUsed / 2 ** 20),
+        heapTotal: Math.round(peak.heapTotal / 2 ** 20),
+      },
+      heapBytesPerObject: Math.round((after.heapUsed - before.heapUsed) / objects),
+    };
+
+    if (args.has('diagnose')) {
+      // what the index holds, to see where its memory goes
+      let inventoryChars = 0;
+      let events = 0;
+      let messageChars = 0;
+      const labelSets = new Set<object>();
+      for (const name of index.clusterNames()) {
+        const store = index.storeOf(name);
+        for (const r of store.objects.values()) {
+          inventoryChars += r.inventory?.length ?? 0;
+          messageChars += r.ready?.message?.length ?? 0;
+          labelSets.add(r.labels);
+        }
+        for (const list of store.events.values()) events += list.length;
+      }
+      const v8 = await import('node:v8');
+      process.stderr.write(
+        `${JSON.stringify({
+          inventoryChars,
+          messageChars,
+          events,
+          distinctLabelSets: labelSets.size,
+          heapSpacesMiB: Object.fromEntries(
+            v8
+              .getHeapSpaceStatistics()
+              .filter(space => space.space_size > 0)
+              .map(space => [space.space_name, Math.round(space.space_size / 2 ** 20)]),
+          ),
+        })}\n`,
+      );
+    }
+
+    // The API, as the plugin serves it, behind a catalog that knows one Component per service.
+    const app = express();
+    app.use(
+      await createRouter({
+        httpAuth: {
+          credentials: async () => ({
+            $$type: '@backstage/BackstageCredentials',
+            principal: { type: 'user', userEntityRef: 'user:default/bench' },
+          }),
+        } as any,
+        fleetIndex: index,
+        catalog: {
+          async getEntityByRef(ref: { name: string }) {
+            return {
+              apiVersion: 'backstage.io/v1alpha1',
+              kind: 'Component',
+              metadata: { name: ref.name, namespace: 'default' },
+            };
+          },
+        } as any,
+        signals,
+        logger,
+      }),
+    );
+    const server = app.listen(0);
+    const port = (server.address() as AddressInfo).port;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+    const services = [...new Set(index.objects({ limit: 1000 }).items.map(o => o.service))]
+      .filter((s): s is string => s !== null);
+    const allServices = new Set<string>();
+    for (let cursor: string | undefined, n = 0; n < 200; n++) {
+      const page = index.objects({ limit: 1000, cursor, sort: 'key' });
+      for (const o of page.items) if (o.service) allServices.add(o.service);
+      cursor = page.nextCursor;
+      if (!cursor) break;
+    }
+    const serviceList = allServices.size ? [...allServices] : services;
+
+    const get = (path: string) =>
+      new Promise<{ ms: number; bytes: number }>((done, fail) => {
+        const t = process.hrtime.bigint();
+        http
+          .get({ host: '127.0.0.1', port, path, agent }, res => {
+            let bytes = 0;
+            res.on('data', c => {
+              bytes += c.length;
+            });
+            res.on('end', () => done({ ms: Number(process.hrtime.bigint() - t) / 1e6, bytes }));
+          })
+          .on('error', fail);
+      });
+
+    // warm the entity-link cache and the JIT, as pages that are open would
+    for (const s of serviceList.slice(0, 200)) await get(`/entity/component/default/${s}`);
+
+    const latencies: number[] = [];
+    let bytes = 0;
+    const until = Date.now() + SECONDS * 1000;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (Date.now() < until) {
+          const service = serviceList[Math.floor(Math.random() * serviceList.length)];
+          const r = await get(`/entity/component/default/${service}`);
+          latencies.push(r.ms);
+          bytes += r.bytes;
+        }
+      }),
+    );
+    const entityHttp = {
+      ...stats(latencies),
+      requestsPerSecond: Math.round(latencies.length / SECONDS),
+      meanBytes: Math.round(bytes / latencies.length),
+    };
+
+    // The same view without HTTP: index lookup and conversion only.
+    const direct: number[] = [];
+    for (let n = 0; n < 5_000; n++) {
+      const service = serviceList[n % serviceList.length];
+      const t = process.hrtime.bigint();
+      index.entityObjects({ kubernetesId: service });
+      direct.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+
+    // A filtered, sorted query over the whole fleet.
+    const queries: Record<string, number[]> = {};
+    for (const [name, query] of Object.entries({
+      'all, by key': { limit: 100 },
+      'failed, by updatedAt': { state: ['failed' as const], sort: 'updatedAt' as const, order: 'desc' as const },
+      'text "api", by name': { q: 'api', sort: 'name' as const },
+      'kind HelmRelease, by state': { kind: ['HelmRelease' as const], sort: 'state' as const },
+    })) {
+      queries[name] = [];
+      for (let n = 0; n < 50; n++) {
+        const t = process.hrtime.bigint();
+        index.objects(query);
+        queries[name].push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+    }
+
+    // Freshness: a change made in a cluster, until the signal that announces it.
+    const kcClusters = new Map<string, { server: string; token: string }>();
+    for (const context of kubeconfig.getContexts()) {
+      const url = kubeconfig.getCluster(context.cluster)?.server;
+      const token = kubeconfig.getUser(context.user)?.token;
+      if (url && token) kcClusters.set(context.name, { server: url, token });
+    }
+    const candidates = index.objects({ kind: ['Kustomization'], limit: 1000 }).items;
+    const freshness = { label: [] as number[], status: [] as number[] };
+    for (const [kind, n] of [['label', 60], ['status', 60]] as const) {
+      for (let i = 0; i < n; i++) {
+        const o = candidates[(i * 37 + (kind === 'status' ? 500 : 0)) % candidates.length];
+        const c = kcClusters.get(o.ref.cluster);
+        if (!c) continue;
+        const path = `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${o.ref.namespace}/kustomizations/${o.ref.name}`;
+        signalTimes.delete(o.key);
+        const t = Date.now();
+        const code =
+          kind === 'label'
+            ? await patch(c.server, c.token, path, { metadata: { labels: { 'bench.flux-fleet.io/n': String(i) } } })
+            : await patch(
+                c.server,
+                c.token,
+                path,
+                { status: { lastHandledReconcileAt: new Date().toISOString() } },
+                true,
+              );
+        if (code !== 200) throw new Error(`PATCH ${path} answered ${code}`);
+        for (let w = 0; w < 200 && !signalTimes.has(o.key); w++) {
+          await new Promise(r => setTimeout(r, 5));
+        }
+        if (signalTimes.has(o.key)) freshness[kind].push(signalTimes.get(o.key)! - t);
+        await new Promise(r => setTimeout(r, 50));
+      }
+    }
+
+    const result = {
+      fleet: SIZE,
+      churnPerSecondPerCluster: CHURN,
+      clusters: contexts.length,
+      simulatorReadyMs: simReadyMs,
+      syncMs,
+      memory,
+      entityViewHttpMs: entityHttp,
+      entityViewIndexMs: stats(direct),
+      objectQueriesMs: Object.fromEntries(Object.entries(queries).map(([k, v]) => [k, stats(v)])),
+      changeToSignalMs: {
+        structural: stats(freshness.label),
+        status: stats(freshness.status),
+      },
+      node: process.version,
+    };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+
+    agent.destroy();
+    server.close();
+    for (const w of watchers) w.stop();
+    signals.close();
+    index.close();
+  } finally {
+    sim.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch(error => {
+  process.stderr.write(`${error?.stack ?? error}\n`);
+  process.exit(1);
+});
