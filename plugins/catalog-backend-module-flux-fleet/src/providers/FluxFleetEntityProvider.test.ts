@@ -710,6 +710,32 @@ describe('FluxFleetEntityProvider', () => {
     provider.dispose();
   });
 
+  it('drops an entity the catalog would refuse, says which and why, and emits the rest', async () => {
+    const index = fleet();
+    const us = prodUs1();
+    const odd = fleetObject({
+      cluster: 'prod-us-1',
+      namespace: 'apps',
+      kind: 'HelmRelease',
+      name: 'odd',
+      owner: 'flux-system/main',
+    });
+    // A key that is not text: the annotation carrying it would not be a valid annotation value.
+    (odd as any).key = 42;
+    us.objects.push(odd);
+    index.setCluster('prod-us-1', us);
+    const { runScheduledRefresh, summaries, logger, provider } = await startProvider({ index });
+    await runScheduledRefresh();
+
+    expect(summaries()[1].added).toEqual(PROD_US_1_REFS);
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.stringMatching(
+        /Skipped an entity of cluster prod-us-1: entity resource:default\/prod-us-1\.apps\.helmrelease\.odd is not valid: .*annotation/,
+      ),
+    );
+    provider.dispose();
+  });
+
   it('gives the same mutations for the same structure in any order', async () => {
     const ordered = await startProvider({ index: fleet() });
     await ordered.runScheduledRefresh();

@@ -410,7 +410,11 @@ export class FluxFleetEntityProvider implements EntityProvider {
       },
     );
     problems.forEach(problem => this.reportOnce(problem));
-    return this.validEntities(entities, `cluster ${cluster}`);
+    return this.validEntities(
+      entities,
+      clusterLocationKey(cluster),
+      `cluster ${cluster}`,
+    );
   }
 
   private async syncComponents(pass: Pass): Promise<void> {
@@ -436,6 +440,7 @@ export class FluxFleetEntityProvider implements EntityProvider {
           providerId: this.config.id,
           owners: this.owners(),
         }),
+        SERVICES_LOCATION,
         'generated Components',
       );
       const held = this.heldAt(SERVICES_LOCATION);
@@ -502,22 +507,28 @@ export class FluxFleetEntityProvider implements EntityProvider {
     );
   }
 
+  /**
+   * The entities the catalog would accept, with their refs and hashes. An entity identical to one already emitted
+   * to `location` passed before, so only new and changed ones are checked (the check is the costly part).
+   */
   private async validEntities(
     entities: Entity[],
+    location: string,
     what: string,
   ): Promise<EmittedEntity[]> {
+    const held = this.held.get(location);
     const valid: EmittedEntity[] = [];
     for (const entity of entities) {
-      const error = await entityValidationError(entity);
-      if (error) {
-        this.reportOnce(`Skipped an entity of ${what}: ${error}`);
-        continue;
+      const ref = stringifyEntityRef(entity);
+      const hash = createHash('sha256').update(JSON.stringify(entity)).digest('hex');
+      if (held?.get(ref) !== hash) {
+        const error = await entityValidationError(entity);
+        if (error) {
+          this.reportOnce(`Skipped an entity of ${what}: ${error}`);
+          continue;
+        }
       }
-      valid.push({
-        entity,
-        ref: stringifyEntityRef(entity),
-        hash: createHash('sha256').update(JSON.stringify(entity)).digest('hex'),
-      });
+      valid.push({ entity, ref, hash });
     }
     return valid;
   }
