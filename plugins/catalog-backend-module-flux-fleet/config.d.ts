@@ -5,8 +5,8 @@ import type { HumanDuration } from '@backstage/types';
 interface FluxFleetProviderOptions {
   /**
    * The clusters (names as in `fluxFleet.clusters`) whose structure this provider emits. Default: every cluster of
-   * the fleet index. Two providers must not emit the same cluster: the catalog keeps the first one's entities and
-   * logs a conflict for the other.
+   * the fleet index. With several providers each must list its clusters, and no cluster may be listed twice
+   * (checked at startup): a cluster's entities come from one provider.
    */
   clusters?: string[];
   /**

@@ -66,8 +66,19 @@ describe('readProviderConfigs', () => {
     ]);
   });
 
+  it('asks every one of several providers to list its clusters, each cluster once', () => {
+    expect(() => read({ eu: { clusters: ['prod-eu-1'] }, rest: { defaultOwner: 'platform' } })).toThrow(
+      'catalog.providers.fluxFleet has several providers, so each must list its clusters; catalog.providers.fluxFleet.rest.clusters is missing',
+    );
+    expect(() =>
+      read({ eu: { clusters: ['prod-eu-1', 'prod-eu-2'] }, shared: { clusters: ['prod-eu-2'] } }),
+    ).toThrow(
+      'Cluster prod-eu-2 is listed by two providers, catalog.providers.fluxFleet.eu and catalog.providers.fluxFleet.shared',
+    );
+  });
+
   it('names the key and the Flux kinds it knows when a kind is not one', () => {
-    expect(() => read({ eu: { kinds: ['Kustomisation', 'HelmRelease'] } })).toThrow(
+    expect(() => read({ eu: { clusters: ['prod-eu-1'], kinds: ['Kustomisation', 'HelmRelease'] } })).toThrow(
       /catalog\.providers\.fluxFleet\.eu\.kinds names kinds that are not Flux kinds: Kustomisation\..*Kustomization/,
     );
   });
@@ -91,7 +102,7 @@ describe('readProviderConfigs', () => {
     expect(() => read({ removeAfterOutage: 'six hours' })).toThrow(
       /catalog\.providers\.fluxFleet\.removeAfterOutage must be a duration/,
     );
-    expect(() => read({ eu: { schedule: { frequency: 'often' } } })).toThrow(
+    expect(() => read({ eu: { clusters: ['prod-eu-1'], schedule: { frequency: 'often' } } })).toThrow(
       /catalog\.providers\.fluxFleet\.eu\.schedule is not a valid schedule/,
     );
   });

@@ -84,7 +84,7 @@ export function readProviderConfigs(
   if (root.keys().some(key => OPTION_KEYS.includes(key))) {
     return [readProviderConfig(DEFAULT_PROVIDER_ID, root, PROVIDERS_CONFIG_KEY)];
   }
-  return root
+  const providers = root
     .keys()
     .sort()
     .map(id =>
@@ -94,6 +94,36 @@ export function readProviderConfigs(
         `${PROVIDERS_CONFIG_KEY}.${id}`,
       ),
     );
+  checkClustersApart(providers);
+  return providers;
+}
+
+/**
+ * Two providers emitting the same cluster would fight over its entities (the catalog keeps the first one's and
+ * logs conflicts for the other): with several providers, each names its clusters, and no cluster twice.
+ */
+function checkClustersApart(providers: FluxFleetEntityProviderConfig[]) {
+  if (providers.length < 2) return;
+  const unbounded = providers.filter(p => p.clusters === undefined);
+  if (unbounded.length > 0) {
+    throw new InputError(
+      `${PROVIDERS_CONFIG_KEY} has several providers, so each must list its clusters; ${unbounded
+        .map(p => `${PROVIDERS_CONFIG_KEY}.${p.id}.clusters`)
+        .join(', ')} ${unbounded.length === 1 ? 'is' : 'are'} missing`,
+    );
+  }
+  const emittedBy = new Map<string, string>();
+  for (const provider of providers) {
+    for (const cluster of provider.clusters ?? []) {
+      const other = emittedBy.get(cluster);
+      if (other) {
+        throw new InputError(
+          `Cluster ${cluster} is listed by two providers, ${PROVIDERS_CONFIG_KEY}.${other} and ${PROVIDERS_CONFIG_KEY}.${provider.id}; a cluster's entities must come from one provider`,
+        );
+      }
+      emittedBy.set(cluster, provider.id);
+    }
+  }
 }
 
 function readProviderConfig(
