@@ -5,7 +5,9 @@ import {
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { signalsServiceRef } from '@backstage/plugin-signals-node';
 import { createRouter } from './router';
-import { startWatching } from './cluster/startWatching';
+import { createLimiter } from './cluster/createLimiter';
+import { createClusterClients, createWatcher } from './cluster/startWatching';
+import { FleetPersistence } from './persistence/FleetPersistence';
 import { fleetRuntimeServiceRef } from './service/fleetIndexServiceFactory';
 import { FleetSignals } from './signals/FleetSignals';
 
@@ -22,6 +24,7 @@ export const fluxFleetPlugin = createBackendPlugin({
       deps: {
         logger: coreServices.logger,
         lifecycle: coreServices.lifecycle,
+        database: coreServices.database,
         httpAuth: coreServices.httpAuth,
         httpRouter: coreServices.httpRouter,
         runtime: fleetRuntimeServiceRef,
@@ -31,6 +34,7 @@ export const fluxFleetPlugin = createBackendPlugin({
       async init({
         logger,
         lifecycle,
+        database,
         httpAuth,
         httpRouter,
         runtime,
@@ -43,9 +47,30 @@ export const fluxFleetPlugin = createBackendPlugin({
           fleetSignals.onChanges(changes),
         );
         // a cluster whose configuration is wrong (missing kubeconfig file…) stops start-up here, naming the key
-        const watchers = startWatching(config, index, logger);
-        lifecycle.addShutdownHook(() => {
-          for (const watcher of watchers) watcher.stop();
+        const clients = createClusterClients(config);
+        const limitList = createLimiter(config.watch.concurrentLists);
+        const watch = (cluster: string) =>
+          createWatcher(clients.get(cluster)!, config, index, logger, limitList);
+
+        let stopWatching: () => Promise<void>;
+        if (config.persistence.enabled) {
+          const persistence = new FleetPersistence({
+            database,
+            index,
+            settings: config.persistence,
+            logger,
+            watch,
+          });
+          await persistence.start();
+          stopWatching = () => persistence.stop();
+        } else {
+          const watchers = [...clients.keys()].map(watch);
+          stopWatching = async () => {
+            for (const watcher of watchers) watcher.stop();
+          };
+        }
+        lifecycle.addShutdownHook(async () => {
+          await stopWatching();
           unsubscribe();
           fleetSignals.close();
         });

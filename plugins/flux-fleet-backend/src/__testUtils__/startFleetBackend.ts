@@ -24,11 +24,15 @@ export interface FleetBackend {
  */
 export async function startFleetBackend(options: {
   sim?: FleetSimOptions;
+  /** A running simulator to use (not stopped by `stop()`), instead of starting one. */
+  runningSim?: FleetSim;
   fluxFleet?: Record<string, unknown>;
   config?: Record<string, unknown>;
   features?: any[];
 }): Promise<FleetBackend> {
-  const sim = await startFleetSim({ size: 'S', seed: 1, port: 0, ...options.sim });
+  const ownSim = !options.runningSim;
+  const sim =
+    options.runningSim ?? (await startFleetSim({ size: 'S', seed: 1, port: 0, ...options.sim }));
   let backend: FleetBackend['backend'] | undefined;
   try {
     backend = await startTestBackend({
@@ -57,7 +61,7 @@ export async function startFleetBackend(options: {
       ],
     });
   } catch (error) {
-    await sim.close();
+    if (ownSim) await sim.close();
     throw error;
   }
   const server = backend.server;
@@ -97,7 +101,7 @@ export async function startFleetBackend(options: {
     waitFor,
     async stop() {
       await backend?.stop();
-      await sim.close();
+      if (ownSim) await sim.close();
     },
   };
 }

@@ -99,24 +99,65 @@ export class ClusterStore implements ClusterSinks {
     );
   }
 
-  /** Replaces everything with a restored snapshot (before the watches have listed). */
+  /**
+   * Replaces everything with a snapshot (restored at start, or written by the replica that watches the
+   * cluster). Records equal to the ones held are kept, so only what really changed is re-derived and signalled.
+   */
   restore(snapshot: {
     objects: FluxObjectRecord[];
     controllers: FluxController[];
     namespaces: NamespaceRecord[];
     workloads: WorkloadRecord[];
+    events?: Array<[string, StoredEvent[]]>;
   }): void {
-    this.objects.clear();
-    for (const record of snapshot.objects) this.objects.set(record.key, record);
-    this.controllers.clear();
-    for (const c of snapshot.controllers) {
-      this.controllers.set(`${c.instance}/${c.name}`, c);
+    const seen = new Set<string>();
+    for (const record of snapshot.objects) {
+      seen.add(record.key);
+      const before = this.objects.get(record.key);
+      const change = before ? classifyRecordChange(before, record) : 'structural';
+      if (change === 'none') continue;
+      this.objects.set(record.key, record);
+      this.pending.changedKeys.add(record.key);
+      if (change === 'structural') this.pending.structural = true;
+      else this.pending.statusKeys.add(record.key);
     }
-    this.namespaces.clear();
-    for (const n of snapshot.namespaces) this.namespaces.set(n.name, n);
-    this.workloads.clear();
-    for (const w of snapshot.workloads) this.workloads.set(w.id, w);
-    this.markStructural();
+    for (const key of [...this.objects.keys()]) {
+      if (!seen.has(key)) this.removeFlux(key);
+    }
+    this.replaceIfChanged(
+      this.controllers,
+      snapshot.controllers.map(c => [`${c.instance}/${c.name}`, c] as const),
+    );
+    this.replaceIfChanged(
+      this.namespaces,
+      snapshot.namespaces.map(n => [n.name, n] as const),
+    );
+    this.replaceIfChanged(
+      this.workloads,
+      snapshot.workloads.map(w => [w.id, w] as const),
+    );
+    if (snapshot.events) {
+      const incoming = new Map(snapshot.events);
+      for (const [key, list] of incoming) {
+        if (!sameValue(this.events.get(key), list)) this.pending.eventKeys.add(key);
+      }
+      this.events.clear();
+      this.eventOrder.clear();
+      for (const [key, list] of incoming) {
+        this.events.set(key, list);
+        for (const e of list) this.eventOrder.set(e.id, key);
+      }
+    }
+    this.onChange();
+  }
+
+  private replaceIfChanged<T>(map: Map<string, T>, entries: ReadonlyArray<readonly [string, T]>) {
+    const same =
+      map.size === entries.length && entries.every(([k, v]) => sameValue(map.get(k), v));
+    if (same) return;
+    map.clear();
+    for (const [k, v] of entries) map.set(k, v);
+    this.pending.structural = true;
   }
 
   flux(resource: WatchedResource): InformerSink {

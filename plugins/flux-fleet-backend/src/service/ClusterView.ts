@@ -56,6 +56,8 @@ export class ClusterView {
    * keeps them shared across analyses too, so an unchanged answer is the same object and comparing is `===`.
    */
   private readonly canonical = new Map<string, object>();
+  /** When objects of a snapshot last changed, for the next analysis (which would otherwise say "now"). */
+  private seededUpdatedAt?: Map<string, number>;
 
   constructor(readonly cluster: string) {}
 
@@ -70,6 +72,11 @@ export class ClusterView {
     }
     seen.set(value, found);
     return found as T;
+  }
+
+  /** Says when the objects about to be restored from a snapshot last changed. */
+  seedUpdatedAt(updatedAt: Map<string, number>): void {
+    this.seededUpdatedAt = updatedAt;
   }
 
   /** Applies a full analysis of the cluster: adds, updates and removes objects. */
@@ -95,6 +102,7 @@ export class ClusterView {
       if (derived.findings.length > 0) findingsByKey.set(key, derived.findings);
       const findings = findingTypesOf(derived.findings);
       const existing = this.objects.get(key);
+      const changedAt = this.seededUpdatedAt?.get(key) ?? now;
       if (!existing) {
         const object: IndexedObject = {
           key,
@@ -104,7 +112,7 @@ export class ClusterView {
           boundary,
           service: derived.service,
           findings,
-          updatedAt: now,
+          updatedAt: changedAt,
         };
         this.objects.set(key, object);
         this.indexes.add(object);
@@ -141,7 +149,7 @@ export class ClusterView {
         if (stateChanged) o.state = derived.state;
         o.service = derived.service;
         o.findings = findings;
-        o.updatedAt = now;
+        o.updatedAt = changedAt;
       });
       changes.keys.add(key);
     }
@@ -157,6 +165,7 @@ export class ClusterView {
     for (const [signature, value] of this.canonical) {
       if (!used.has(value)) this.canonical.delete(signature);
     }
+    this.seededUpdatedAt = undefined;
     this.findings = analysis.findings;
     this.findingsByKey = findingsByKey;
     this.instances = analysis.instances;

@@ -29,6 +29,7 @@ import type {
 } from '@flux-fleet/plugin-flux-fleet-node';
 import type { ClusterWatcher } from '../cluster/ClusterWatcher';
 import type { AnalysisSettings, TenantRule } from '../config/FleetConfig';
+import type { ClusterSnapshotData } from '../persistence/clusterSnapshot';
 import { ClusterStore } from './ClusterStore';
 import { ClusterView, ViewChanges } from './ClusterView';
 import {
@@ -134,15 +135,69 @@ export class FleetIndex implements FleetIndexService {
   attachWatcher(cluster: string, watcher: ClusterWatcher): void {
     const slot = this.slot(cluster);
     slot.watcher = watcher;
-    slot.remote = undefined;
+    if (slot.remote) {
+      // what it shows came from another replica's snapshot: restored until this watch has synced
+      slot.restoredAt ??= Date.now();
+      slot.remote = undefined;
+    }
     this.scheduleRefresh(slot);
+    this.updateStaleness(slot);
   }
 
-  /** Disconnects a cluster's watcher (another replica took the cluster over). */
+  /** Disconnects a cluster's watcher (another replica took the cluster over, or this one stops). */
   detachWatcher(cluster: string): void {
     const slot = this.slot(cluster);
     slot.watcher = undefined;
     clearTimeout(slot.refreshTimer);
+    // until the new holder's snapshot arrives, what is shown is as last seen here
+    slot.restoredAt ??= Date.now();
+    this.updateStaleness(slot);
+  }
+
+  /** The health another replica reported for a cluster this one does not watch. */
+  remoteHealth(cluster: string): RemoteHealth | undefined {
+    return this.slot(cluster).remote;
+  }
+
+  /** Updates the health another replica reported (its lease expired, or it is back). */
+  setRemoteHealth(cluster: string, health: RemoteHealth): void {
+    const slot = this.slot(cluster);
+    if (slot.watcher) return;
+    slot.remote = health;
+    this.updateStaleness(slot);
+  }
+
+  /** Whether this replica watches a cluster. */
+  isWatching(cluster: string): boolean {
+    return this.slot(cluster).watcher !== undefined;
+  }
+
+  /**
+   * A snapshot of a cluster as this replica watches it, or undefined while the cluster is not synced (a
+   * partial list must not replace a complete snapshot).
+   */
+  snapshotOf(cluster: string): { data: ClusterSnapshotData; health: ClusterHealth } | undefined {
+    const slot = this.slot(cluster);
+    const health = this.healthOf(slot);
+    if (!slot.watcher || !health.synced || slot.view.analysedAt === undefined) return undefined;
+    const objects = [...slot.store.objects.values()];
+    return {
+      health,
+      data: {
+        format: 1,
+        objects,
+        updatedAt: objects.map(r => slot.view.objects.get(r.key)?.updatedAt ?? Date.now()),
+        controllers: [...slot.store.controllers.values()],
+        namespaces: [...slot.store.namespaces.values()],
+        workloads: [...slot.store.workloads.values()],
+        events: [...slot.store.events],
+      },
+    };
+  }
+
+  /** The pool restored snapshots share their strings through. */
+  get valuePool(): ValuePool {
+    return this.pool;
   }
 
   /** A watcher's connection status changed: staleness and health follow. */
@@ -166,10 +221,13 @@ export class FleetIndex implements FleetIndexService {
    */
   restore(
     cluster: string,
-    snapshot: Parameters<ClusterStore['restore']>[0],
+    snapshot: ClusterSnapshotData,
     options: { restoredAt: number; remote?: RemoteHealth },
   ): void {
     const slot = this.slot(cluster);
+    slot.view.seedUpdatedAt(
+      new Map(snapshot.objects.map((r, i) => [r.key, snapshot.updatedAt[i] ?? options.restoredAt])),
+    );
     slot.store.restore(snapshot);
     if (options.remote) {
       slot.remote = options.remote;

@@ -1,0 +1,188 @@
+import type { DatabaseService, LoggerService } from '@backstage/backend-plugin-api';
+import type { ClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { ClusterWatcher } from '../cluster/ClusterWatcher';
+import type { PersistenceSettings } from '../config/FleetConfig';
+import type { FleetIndex } from '../service/FleetIndex';
+import { applyMigrations } from './applyMigrations';
+import { decodeSnapshot, encodeSnapshot } from './clusterSnapshot';
+import { LeaseManager } from './LeaseManager';
+import { SnapshotHeader, SnapshotStore } from './SnapshotStore';
+
+/** Options of {@link FleetPersistence}. */
+export interface FleetPersistenceOptions {
+  database: DatabaseService;
+  index: FleetIndex;
+  settings: PersistenceSettings;
+  logger: LoggerService;
+  /** Starts watching a cluster into the index (this replica took its lease). */
+  watch(cluster: string): ClusterWatcher;
+  /** A name for this replica in leases and logs; unique by default. */
+  replica?: string;
+}
+
+/**
+ * Snapshots and leases: at start every cluster's last snapshot is served at once (status `restored`, objects
+ * stale) until a watch has resynced it; each cluster is watched by the one replica holding its lease, which
+ * writes the cluster's snapshot whenever it changed; the other replicas load those snapshots when their version
+ * changes, so every replica answers with the same data.
+ */
+export class FleetPersistence {
+  private readonly watchers = new Map<string, ClusterWatcher>();
+  /** Snapshot version each cluster's content comes from (loaded or written here). */
+  private readonly versions = new Map<string, number>();
+  /** Index version each held cluster had when its snapshot was last written. */
+  private readonly written = new Map<string, number>();
+  private store?: SnapshotStore;
+  private leases?: LeaseManager;
+  private writeTimer?: NodeJS.Timeout;
+  private readTimer?: NodeJS.Timeout;
+  private busy = false;
+  readonly replica: string;
+
+  constructor(private readonly options: FleetPersistenceOptions) {
+    this.replica = options.replica ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  }
+
+  async start(): Promise<void> {
+    const { database, index, settings, logger } = this.options;
+    const knex = await database.getClient();
+    if (!database.migrations?.skip) {
+      await applyMigrations(knex);
+    }
+    this.store = new SnapshotStore(knex);
+
+    // Serve what the last run knew, at once.
+    for (const header of await this.store.headers()) {
+      if (index.clusterNames().includes(header.cluster)) {
+        await this.load(header, false);
+      }
+    }
+
+    this.leases = new LeaseManager(
+      knex,
+      this.replica,
+      index.clusterNames(),
+      settings.leaseDurationMs,
+      {
+        acquired: cluster => {
+          this.watchers.set(cluster, this.options.watch(cluster));
+        },
+        lost: cluster => {
+          this.watchers.get(cluster)?.stop();
+          this.watchers.delete(cluster);
+          index.detachWatcher(cluster);
+        },
+      },
+      logger,
+    );
+    await this.leases.start();
+
+    this.writeTimer = setInterval(() => this.guard(() => this.writeChanged()), settings.snapshotIntervalMs);
+    this.writeTimer.unref?.();
+    // followers look for new snapshots more often than holders write them
+    this.readTimer = setInterval(
+      () => this.guard(() => this.readChanged()),
+      Math.max(250, Math.floor(settings.snapshotIntervalMs / 3)),
+    );
+    this.readTimer.unref?.();
+  }
+
+  /** Stops the timers and watchers, writes the last snapshots, and releases the leases. */
+  async stop(): Promise<void> {
+    clearInterval(this.writeTimer);
+    clearInterval(this.readTimer);
+    try {
+      await this.writeChanged();
+    } catch (error) {
+      this.options.logger.warn(`Flux Fleet could not write its last snapshots: ${error}`);
+    }
+    for (const watcher of this.watchers.values()) watcher.stop();
+    this.watchers.clear();
+    await this.leases?.stop();
+  }
+
+  /** Whether this replica watches a cluster now. */
+  watches(cluster: string): boolean {
+    return this.watchers.has(cluster);
+  }
+
+  /** Runs one timer task at a time; a failure is logged and the next tick tries again. */
+  private async guard(task: () => Promise<void>) {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      await task();
+    } catch (error) {
+      this.options.logger.warn(`Flux Fleet snapshot work failed: ${error}`);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Writes the snapshot of every held cluster that changed since its last write. */
+  async writeChanged(): Promise<void> {
+    const { index } = this.options;
+    for (const cluster of this.watchers.keys()) {
+      const version = index.clusterVersion(cluster);
+      if (this.written.get(cluster) === version) continue;
+      const snapshot = index.snapshotOf(cluster);
+      if (!snapshot) continue;
+      const written = await this.store!.write({
+        cluster,
+        holder: this.replica,
+        health: snapshot.health,
+        data: encodeSnapshot(snapshot.data),
+      });
+      this.written.set(cluster, version);
+      this.versions.set(cluster, written);
+    }
+  }
+
+  /** Loads the snapshots of clusters other replicas watch, when their version changed. */
+  async readChanged(): Promise<void> {
+    const holders = await this.leases!.liveHolders();
+    for (const header of await this.store!.headers()) {
+      if (this.watchers.has(header.cluster)) continue;
+      if (!this.options.index.clusterNames().includes(header.cluster)) continue;
+      const alive = holders.has(header.cluster);
+      const known = this.options.index.remoteHealth(header.cluster);
+      if (known && this.versions.get(header.cluster) === header.version) {
+        this.options.index.setRemoteHealth(header.cluster, this.remoteHealth(known, alive));
+        continue;
+      }
+      await this.load(header, alive);
+    }
+  }
+
+  /** Loads a snapshot; `holderAlive` says whether a replica watches its cluster now (undefined: at start). */
+  private async load(header: SnapshotHeader, holderAlive?: boolean) {
+    const row = await this.store!.read(header.cluster);
+    if (!row) return;
+    let data;
+    try {
+      data = decodeSnapshot(row.data, this.options.index.valuePool);
+    } catch (error) {
+      this.options.logger.warn(
+        `Flux Fleet ignores the snapshot of cluster '${row.cluster}' (version ${row.version}): ${error}`,
+      );
+      return;
+    }
+    this.options.index.restore(row.cluster, data, {
+      restoredAt: row.writtenAt,
+      ...(holderAlive !== undefined && {
+        remote: this.remoteHealth(row.health, holderAlive),
+      }),
+    });
+    this.versions.set(row.cluster, row.version);
+  }
+
+  /**
+   * The health the watching replica reported for a cluster; `restored` (its objects stale) while no replica
+   * holds the cluster's lease: its watcher is gone and no one has taken over yet.
+   */
+  private remoteHealth(health: ClusterHealth, holderAlive: boolean): ClusterHealth {
+    return holderAlive ? health : { ...health, status: 'restored', synced: false };
+  }
+}

@@ -1,0 +1,111 @@
+import { mockServices } from '@backstage/backend-test-utils';
+import { ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
+import { createTestDatabases } from '../__testUtils__/testDatabases';
+import { applyMigrations } from './applyMigrations';
+import { decodeSnapshot, encodeSnapshot } from './clusterSnapshot';
+import { LeaseManager } from './LeaseManager';
+import { SnapshotStore } from './SnapshotStore';
+
+jest.setTimeout(60_000);
+
+const { databases, ids } = createTestDatabases();
+const CLUSTERS = ['a', 'b', 'c'];
+
+async function migrated(id: (typeof ids)[number]) {
+  const knex = await databases.init(id);
+  await applyMigrations(knex);
+  return knex;
+}
+
+function replica(knex: Awaited<ReturnType<typeof migrated>>, name: string, leaseMs: number) {
+  const held = new Set<string>();
+  const manager = new LeaseManager(
+    knex,
+    name,
+    CLUSTERS,
+    leaseMs,
+    { acquired: c => held.add(c), lost: c => held.delete(c) },
+    mockServices.logger.mock(),
+  );
+  return { manager, held };
+}
+
+describe.each(ids)('leases and snapshots on %s', id => {
+  it('gives each cluster to one replica, and hands it over when that replica stops or dies', async () => {
+    const knex = await migrated(id);
+    const a = replica(knex, 'replica-a', 600);
+    const b = replica(knex, 'replica-b', 600);
+    await a.manager.start();
+    await b.manager.start();
+    expect([...a.held].sort()).toEqual(CLUSTERS);
+    expect([...b.held]).toEqual([]);
+
+    // a stops cleanly: its leases are released, b takes them at its next renewal
+    await a.manager.stop();
+    await new Promise(r => setTimeout(r, 400));
+    expect([...b.held].sort()).toEqual(CLUSTERS);
+    expect([...(await b.manager.liveHolders()).values()]).toEqual(['replica-b', 'replica-b', 'replica-b']);
+
+    // a third replica waits; when b dies (stops renewing without releasing), it takes over after the expiry
+    const c = replica(knex, 'replica-c', 600);
+    await c.manager.start();
+    expect([...c.held]).toEqual([]);
+    (b.manager as any).stopped = true; // a crash: no renewal, no release
+    clearInterval((b.manager as any).timer);
+    await new Promise(r => setTimeout(r, 1_200));
+    expect([...c.held].sort()).toEqual(CLUSTERS);
+    await c.manager.stop();
+  });
+
+  it('keeps versioned snapshots that read back with shared strings', async () => {
+    const knex = await migrated(id);
+    const store = new SnapshotStore(knex);
+    const data = {
+      format: 1 as const,
+      objects: [
+        {
+          key: 'a/ns/Kustomization/app',
+          cluster: 'a',
+          namespace: 'ns',
+          kind: 'Kustomization' as const,
+          name: 'app',
+          apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+          labels: { team: 'payments' },
+          annotations: {},
+          suspend: false,
+          remote: false,
+          inventoryCount: 0,
+        },
+      ],
+      updatedAt: [1_700_000_000_000],
+      controllers: [],
+      namespaces: [{ cluster: 'a', name: 'ns', labels: { team: 'payments' } }],
+      workloads: [],
+      events: [],
+    };
+    const health = {
+      name: 'a',
+      status: 'synced' as const,
+      synced: true,
+      objectCount: 1,
+      countsByKind: { Kustomization: 1 },
+      fluxVersions: ['v2.8.3'],
+      servedVersions: {},
+    };
+    expect(
+      await store.write({ cluster: 'a', holder: 'r1', health, data: encodeSnapshot(data as any) }),
+    ).toBe(1);
+    expect(
+      await store.write({ cluster: 'a', holder: 'r1', health, data: encodeSnapshot(data as any) }),
+    ).toBe(2);
+    const [header] = await store.headers();
+    expect(header).toMatchObject({ cluster: 'a', version: 2, holder: 'r1' });
+    const row = await store.read('a');
+    expect(row?.health).toEqual(health);
+    const pool = new ValuePool();
+    const decoded = decodeSnapshot(row!.data, pool);
+    expect(decoded.objects).toEqual(data.objects);
+    // equal label sets are one object again, as when read from the cluster
+    expect(decoded.objects[0].labels).toBe(decoded.namespaces[0].labels);
+  });
+});

@@ -1,0 +1,132 @@
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import type { Knex } from './SnapshotStore';
+
+const LEASES = 'flux_fleet_leases';
+
+/** What the lease manager tells its owner. */
+export interface LeaseListener {
+  /** This replica now holds the cluster's lease: watch it. */
+  acquired(cluster: string): void;
+  /** Another replica holds it now: stop watching it. */
+  lost(cluster: string): void;
+}
+
+/**
+ * Gives each cluster one watching replica: a row per cluster with its holder and an expiry. Every
+ * `leaseDurationMs / 3` a replica renews the leases it holds and takes any lease that has expired (its holder
+ * died, or stopped and released it). Times are this replica's clock; the lease duration must be much longer
+ * than the clock skew between replicas. A database that cannot be reached keeps the current holders: a lease is
+ * only lost when another replica is seen holding it.
+ */
+export class LeaseManager {
+  private readonly held = new Set<string>();
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+
+  constructor(
+    private readonly knex: Knex,
+    readonly replica: string,
+    private readonly clusters: string[],
+    private readonly leaseDurationMs: number,
+    private readonly listener: LeaseListener,
+    private readonly logger: LoggerService,
+  ) {}
+
+  /** The clusters whose lease this replica holds. */
+  holds(cluster: string): boolean {
+    return this.held.has(cluster);
+  }
+
+  /** The clusters whose lease some replica holds now (not expired), with their holder. */
+  async liveHolders(): Promise<Map<string, string>> {
+    const rows = await this.knex(LEASES)
+      .where('expires_at', '>=', Date.now())
+      .select('cluster', 'holder');
+    return new Map(rows.map(r => [r.cluster as string, r.holder as string]));
+  }
+
+  /** Takes what leases it can now, then keeps renewing. */
+  async start(): Promise<void> {
+    await this.tick();
+    this.timer = setInterval(() => {
+      if (!this.running) {
+        this.running = this.tick().finally(() => {
+          this.running = undefined;
+        });
+      }
+    }, Math.max(100, Math.floor(this.leaseDurationMs / 3)));
+    this.timer.unref?.();
+  }
+
+  /** Stops renewing and releases every lease, so other replicas take the clusters over at once. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+    if (this.held.size === 0) return;
+    try {
+      await this.knex(LEASES)
+        .whereIn('cluster', [...this.held])
+        .andWhere({ holder: this.replica })
+        .delete();
+    } catch (error) {
+      this.logger.warn(
+        `Flux Fleet could not release its cluster leases (they expire in ${this.leaseDurationMs / 1000} s): ${error}`,
+      );
+    }
+    this.held.clear();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    const now = Date.now();
+    for (const cluster of this.clusters) {
+      let holder: string | undefined;
+      try {
+        holder = await this.claim(cluster, now);
+      } catch (error) {
+        this.logger.warn(
+          `Flux Fleet could not renew or take the lease of cluster '${cluster}': ${error}`,
+        );
+        continue;
+      }
+      if (this.stopped) return;
+      const mine = holder === this.replica;
+      if (mine && !this.held.has(cluster)) {
+        this.held.add(cluster);
+        this.logger.info(`Flux Fleet replica ${this.replica} now watches cluster '${cluster}'`);
+        this.listener.acquired(cluster);
+      } else if (!mine && this.held.has(cluster)) {
+        this.held.delete(cluster);
+        this.logger.warn(
+          `Flux Fleet replica ${this.replica} lost cluster '${cluster}' to replica ${holder}; it stops watching it`,
+        );
+        this.listener.lost(cluster);
+      }
+    }
+  }
+
+  /** Renews or takes a lease if it is this replica's or free; returns the holder afterwards. */
+  private async claim(cluster: string, now: number): Promise<string | undefined> {
+    const expiresAt = now + this.leaseDurationMs;
+    const renewed = await this.knex(LEASES)
+      .where({ cluster })
+      .andWhere(q => q.where({ holder: this.replica }).orWhere('expires_at', '<', now))
+      .update({
+        holder: this.replica,
+        expires_at: expiresAt,
+        acquired_at: this.knex.raw('CASE WHEN holder = ? THEN acquired_at ELSE ? END', [
+          this.replica,
+          now,
+        ]),
+      });
+    if (renewed === 1) return this.replica;
+    await this.knex(LEASES)
+      .insert({ cluster, holder: this.replica, expires_at: expiresAt, acquired_at: now })
+      .onConflict('cluster')
+      .ignore();
+    const row = await this.knex(LEASES).where({ cluster }).first('holder');
+    return row?.holder;
+  }
+}
