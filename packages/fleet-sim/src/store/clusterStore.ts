@@ -59,6 +59,16 @@ export class ResourceTable {
   }
 }
 
+/**
+ * A buffer with its own memory. `Buffer.from` would slice small strings out of shared 8 KB pool slabs, and a slab
+ * lives while any of its slices does: under churn, superseded bodies would keep whole slabs alive.
+ */
+function ownBuffer(text: string): Buffer {
+  const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  buffer.write(text);
+  return buffer;
+}
+
 /** Parses a stored object back into a plain object (with `apiVersion` and `kind` when given). */
 export function parseStored(
   object: StoredObject,
@@ -151,7 +161,7 @@ export class ClusterStore {
       name: rest.metadata.name,
       labels: rest.metadata.labels,
       resourceVersion: rv,
-      body: Buffer.from(JSON.stringify(rest)),
+      body: ownBuffer(JSON.stringify(rest)),
     };
   }
 
