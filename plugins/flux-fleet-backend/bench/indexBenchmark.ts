@@ -241,6 +241,8 @@ async function main() {
           },
         } as any,
         signals,
+        // every caller may read everything; a real decision is cached per caller for 10 s
+        readAccess: { filterFor: async () => undefined } as any,
         logger,
       }),
     );

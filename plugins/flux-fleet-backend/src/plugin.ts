@@ -10,6 +10,9 @@ import { createClusterClients, createWatcher } from './cluster/startWatching';
 import { FleetPersistence } from './persistence/FleetPersistence';
 import { fleetRuntimeServiceRef } from './service/fleetIndexServiceFactory';
 import { FleetSignals } from './signals/FleetSignals';
+import { fluxFleetPermissions } from '@flux-fleet/plugin-flux-fleet-common';
+import { fluxObjectResourceRef, fluxObjectRules } from './permissions/fluxObjectRules';
+import { ReadAccess } from './permissions/ReadAccess';
 
 /**
  * The Flux Fleet backend plugin: watches every configured cluster into the fleet index, publishes its changes as
@@ -25,6 +28,8 @@ export const fluxFleetPlugin = createBackendPlugin({
         logger: coreServices.logger,
         lifecycle: coreServices.lifecycle,
         database: coreServices.database,
+        permissions: coreServices.permissions,
+        permissionsRegistry: coreServices.permissionsRegistry,
         httpAuth: coreServices.httpAuth,
         httpRouter: coreServices.httpRouter,
         runtime: fleetRuntimeServiceRef,
@@ -35,6 +40,8 @@ export const fluxFleetPlugin = createBackendPlugin({
         logger,
         lifecycle,
         database,
+        permissions,
+        permissionsRegistry,
         httpAuth,
         httpRouter,
         runtime,
@@ -42,6 +49,12 @@ export const fluxFleetPlugin = createBackendPlugin({
         signals,
       }) {
         const { index, config } = runtime;
+        permissionsRegistry.addResourceType({
+          resourceRef: fluxObjectResourceRef,
+          permissions: fluxFleetPermissions,
+          rules: Object.values(fluxObjectRules),
+          getResources: async keys => keys.map(key => index.object(key)),
+        });
         const fleetSignals = new FleetSignals(signals, logger, index);
         const unsubscribe = index.subscribe(changes =>
           fleetSignals.onChanges(changes),
@@ -81,6 +94,7 @@ export const fluxFleetPlugin = createBackendPlugin({
             fleetIndex: index,
             catalog,
             signals: fleetSignals,
+            readAccess: new ReadAccess(permissions, permissionsRegistry),
             logger,
           }),
         );

@@ -6,6 +6,7 @@ import { NotFoundError } from '@backstage/errors';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
 import {
   EntityView,
+  FleetObject,
   fluxObjectKey,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import express from 'express';
@@ -24,6 +25,9 @@ import {
   shardsQuerySchema,
 } from './schema/requestSchemas';
 import type { FleetSignals } from './signals/FleetSignals';
+import { fieldOf, FluxObjectField } from './permissions/fluxObjectRules';
+import type { ReadAccess, ReadFilter } from './permissions/ReadAccess';
+import type { IndexedObject } from './service/IndexedObject';
 
 /** What the router needs. */
 export interface RouterOptions {
@@ -31,15 +35,42 @@ export interface RouterOptions {
   fleetIndex: FleetIndex;
   catalog: CatalogService;
   signals: FleetSignals;
+  readAccess: ReadAccess;
   logger: LoggerService;
+}
+
+/** A read filter over indexed objects. */
+function indexedFilter(filter: ReadFilter | undefined) {
+  if (!filter) return undefined;
+  return (o: IndexedObject) =>
+    filter((field: FluxObjectField) => {
+      switch (field) {
+        case 'cluster':
+          return o.record.cluster;
+        case 'namespace':
+          return o.record.namespace;
+        case 'tenant':
+          return o.boundary.tenant;
+        default:
+          return o.service;
+      }
+    });
 }
 
 /**
  * The REST API under `/api/flux-fleet` (docs/api.md): every route requires Backstage credentials, validates its
  * input, and answers from the fleet index; errors are Backstage error types, which name the cluster and object.
+ * Routes that return Flux objects (objects, an object, an entity's objects, findings) leave out what the
+ * caller may not read (`flux-fleet.object.read`); the aggregate routes (clusters, summary, instances, shards,
+ * tenants) show counts and structure to every signed-in caller.
  */
 export async function createRouter(options: RouterOptions): Promise<express.Router> {
-  const { httpAuth, fleetIndex, catalog, signals } = options;
+  const { httpAuth, fleetIndex, catalog, signals, readAccess } = options;
+  /** What the caller may read of Flux objects (`flux-fleet.object.read`); undefined: everything. */
+  const readFilter = async (req: express.Request) =>
+    readAccess.filterFor(await httpAuth.credentials(req));
+  const readable = (filter: ReadFilter | undefined, o: FleetObject) =>
+    !filter || filter(field => fieldOf(o, field));
   const links = new EntityLinkCache(catalog);
   const openApi = buildOpenApiDocument();
   const router = Router();
@@ -87,15 +118,17 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
 
   router.get('/objects', async (req, res) => {
     const query = parseInput(objectQuerySchema, req.query, 'query');
-    res.json(fleetIndex.objects(query));
+    res.json(fleetIndex.objects(query, indexedFilter(await readFilter(req))));
   });
 
   router.get('/objects/:cluster/:namespace/:kind/:name', async (req, res) => {
     const path = parseInput(objectPathSchema, req.params, 'object path');
     requireCluster(fleetIndex, path.cluster);
     const key = fluxObjectKey(path.cluster, path.namespace, path.kind, path.name);
+    const filter = await readFilter(req);
     const detail = fleetIndex.objectDetail(key);
-    if (!detail) {
+    // an object the caller may not read is answered as one that does not exist
+    if (!detail || !readable(filter, detail)) {
       throw new NotFoundError(
         `Cluster '${path.cluster}' has no ${path.kind} ${path.namespace}/${path.name} (as of the index; it may have been deleted)`,
       );
@@ -114,7 +147,10 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
         `The catalog has no entity ${path.kind}:${path.namespace}/${path.name}`,
       );
     }
-    const objects = fleetIndex.entityObjects(entity.link);
+    const filter = await readFilter(req);
+    const objects = fleetIndex
+      .entityObjects(entity.link)
+      .filter(o => readable(filter, o));
     const clusterNames = new Set(objects.map(o => o.ref.cluster));
     const instanceKeys = new Set(
       objects
@@ -139,7 +175,15 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
   router.get('/findings', async (req, res) => {
     const query = parseInput(findingsQuerySchema, req.query, 'query');
     requireCluster(fleetIndex, query.cluster);
-    res.json({ items: fleetIndex.findings(query) });
+    const filter = await readFilter(req);
+    const items = fleetIndex.findings(query).filter(f => {
+      if (!filter || !f.object) return true;
+      const o = fleetIndex.object(
+        fluxObjectKey(f.object.cluster, f.object.namespace, f.object.kind, f.object.name),
+      );
+      return o !== undefined && readable(filter, o);
+    });
+    res.json({ items });
   });
 
   return router;

@@ -391,7 +391,8 @@ export class FleetIndex implements FleetIndexService {
     };
   }
 
-  objects(query: ObjectQuery): Page<FleetObject> {
+  /** Objects matching a query (docs/api.md); `readable` leaves out those the caller may not read. */
+  objects(query: ObjectQuery, readable?: (o: IndexedObject) => boolean): Page<FleetObject> {
     const selector = new PageSelector(query);
     const matchesText = textMatcher(query.q);
     const sets = {
@@ -415,7 +416,8 @@ export class FleetIndex implements FleetIndexService {
       (!sets.tenant || (o.boundary.tenant !== null && sets.tenant.has(o.boundary.tenant))) &&
       (!sets.service || (o.service !== null && sets.service.has(o.service))) &&
       (!sets.finding || o.findings.some(f => sets.finding!.has(f))) &&
-      (!matchesText || matchesText(o));
+      (!matchesText || matchesText(o)) &&
+      (!readable || readable(o));
 
     for (const slot of this.slotsFor(query.cluster)) {
       const candidates = slot.view.indexes.candidates(query) ?? slot.view.objects.values();
