@@ -400,13 +400,6 @@ export const CORE_RESOURCE_TYPES: ReadonlyArray<{
   },
 ];
 
-/** The Flux resource type of a kind. */
-export function fluxResourceType(kind: string): ResourceType {
-  const type = FLUX_RESOURCE_TYPES.find(t => t.kind === kind);
-  if (!type) throw new Error(`Not a Flux kind: ${kind}`);
-  return type;
-}
-
 /** The core resource type of a kind (Namespace, ServiceAccount, Event, Deployment, CustomResourceDefinition). */
 export function coreResourceType(kind: string): ResourceType {
   const entry = CORE_RESOURCE_TYPES.find(t => t.type.kind === kind);

@@ -59,10 +59,6 @@ export class ClusterBuilder {
     )}-${h.slice(20, 32)}`;
   }
 
-  served_(kind: string): ServedResource | undefined {
-    return this.types.get(kind);
-  }
-
   serves(kind: string): boolean {
     return this.types.has(kind);
   }

@@ -90,11 +90,6 @@ const SERVICE_SUFFIXES = [
   '-web',
 ];
 
-/** All teams that own services, i.e. the tenants. */
-export const TEAMS: readonly string[] = [
-  ...new Set(SERVICE_STEMS.map(([, team]) => team)),
-];
-
 /** A service of the fleet and the team (tenant) that owns it. */
 export interface ServiceIdentity {
   name: string;

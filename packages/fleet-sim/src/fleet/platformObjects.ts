@@ -447,7 +447,7 @@ export function platformObjects(ctx: GeneratorContext): void {
   if (plan.operator) operatorObjects(ctx);
 }
 
-export function operatorObjects(ctx: GeneratorContext): void {
+function operatorObjects(ctx: GeneratorContext): void {
   const { b, plan } = ctx;
   const ns = 'flux-system';
   const operatorPlacement: Placement = {

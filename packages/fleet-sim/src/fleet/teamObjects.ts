@@ -218,7 +218,7 @@ export function teamObjects(
   }
 }
 
-export function serviceObjects(
+function serviceObjects(
   ctx: GeneratorContext,
   s: ServicePlan,
   scope: {

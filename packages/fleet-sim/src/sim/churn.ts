@@ -26,7 +26,7 @@ function now(): string {
 }
 
 /** A new revision in the format of an old one (`main@sha1:<hex>`, `<tag>@sha256:<hex>`, `sha256:<hex>`). */
-export function nextRevision(previous: string | undefined): string {
+function nextRevision(previous: string | undefined): string {
   if (!previous) return `main@sha1:${randomBytes(20).toString('hex')}`;
   return previous.replace(/([0-9a-f]{40,64})$/, hex =>
     randomBytes(hex.length / 2).toString('hex'),
@@ -54,7 +54,7 @@ function nextState(
 }
 
 /** Applies one reconciliation outcome to an object; returns the event its controller would emit. */
-export function applyOutcome(
+function applyOutcome(
   object: any,
   state: ReconcileStateName,
   draw: number,
