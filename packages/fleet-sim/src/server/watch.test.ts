@@ -141,7 +141,7 @@ describe('watches', () => {
         type => types.push(type),
         () => {},
       );
-      await new Promise(r => setTimeout(r, 500));
+      await new Promise(r => setTimeout(r, 1000));
       controller.abort();
       return types;
     };

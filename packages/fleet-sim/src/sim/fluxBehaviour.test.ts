@@ -59,7 +59,7 @@ describe('simulated Flux controllers', () => {
     sim = await startFleetSim({
       size: 'S',
       seed: 1,
-      reactionDelayMs: [250, 400],
+      reactionDelayMs: [900, 1100],
     });
   });
   afterAll(() => sim.close());
@@ -101,7 +101,7 @@ describe('simulated Flux controllers', () => {
     const handled = await eventually(async () => {
       const body = (await call(cluster, pathOf(object))).body;
       return body.status.lastHandledReconcileAt === token ? body : undefined;
-    }, 2000);
+    }, 4000);
     expect(handled.status.observedGeneration).toBe(handled.metadata.generation);
     expect(truthOf(cluster, object)!.state).toBe('ready');
     const events = await call(
@@ -144,7 +144,7 @@ describe('simulated Flux controllers', () => {
         metadata: { annotations: { 'reconcile.fluxcd.io/requestedAt': token } },
       });
     }
-    await new Promise(r => setTimeout(r, 800));
+    await new Promise(r => setTimeout(r, 1500));
     expect(
       (await call(orphanCluster, pathOf(orphan))).body.status
         ?.lastHandledReconcileAt,
@@ -168,7 +168,7 @@ describe('simulated Flux controllers', () => {
     expect(truthOf(cluster, object)!.state).toBe('progressing');
     await eventually(
       () => (truthOf(cluster, object)!.state === 'ready' ? true : undefined),
-      2000,
+      5000,
     );
   });
 
@@ -180,7 +180,7 @@ describe('simulated Flux controllers', () => {
     expect(truthOf(cluster, object)!.state).toBe('terminating');
     await eventually(
       () => (truthOf(cluster, object) === undefined ? true : undefined),
-      2000,
+      5000,
     );
     expect((await call(cluster, pathOf(object))).status).toBe(404);
 
@@ -193,7 +193,7 @@ describe('simulated Flux controllers', () => {
           o.kind === 'Kustomization',
       )!;
     await call(cluster, pathOf(orphan), { method: 'DELETE' });
-    await new Promise(r => setTimeout(r, 600));
+    await new Promise(r => setTimeout(r, 1500));
     expect(truthOf(cluster, orphan)!.state).toBe('terminating');
   });
 
@@ -380,7 +380,7 @@ describe('an empty cluster', () => {
       const apps = await eventually(() => {
         const o = sim.truth().objects.find(x => x.name === 'apps');
         return o?.state === 'failed' ? o : undefined;
-      }, 2000);
+      }, 4000);
       expect(apps).toMatchObject({
         owner: 'ok',
         instance: 'flux-system',
