@@ -125,7 +125,7 @@ export interface Config {
 
     /** How the index re-derives owners, boundaries and findings after changes. */
     analysis?: {
-      /** A structural change waits this many seconds for more before its cluster is analysed. Default 0.075. */
+      /** A structural change waits this many seconds for more before its cluster is analysed. Default 0.05. */
       debounceSeconds?: number;
       /** …but at most this many seconds after the first change. Default 0.5. */
       maxDelaySeconds?: number;

@@ -144,13 +144,16 @@ async function main() {
       eventsPerObject: config.watch.eventsPerObject,
       logger,
     });
-    const signalTimes = new Map<string, number>();
+    // when each key was first announced on the fleet channel, and on an entity channel (what an open entity
+    // page listens to)
+    const signalTimes = { fleet: new Map<string, number>(), entity: new Map<string, number>() };
     const signals = new FleetSignals(
       {
         async publish(signal) {
           const now = Date.now();
+          const times = signal.channel === 'flux-fleet:fleet' ? signalTimes.fleet : signalTimes.entity;
           for (const key of (signal.message as { keys: string[] }).keys) {
-            if (!signalTimes.has(key)) signalTimes.set(key, now);
+            if (!times.has(key)) times.set(key, now);
           }
         },
       },
@@ -328,18 +331,26 @@ async function main() {
       const token = kubeconfig.getUser(context.user)?.token;
       if (url && token) kcClusters.set(context.name, { server: url, token });
     }
-    const candidates = index.objects({ kind: ['Kustomization'], limit: 1000 }).items;
-    const freshness = { label: [] as number[], status: [] as number[] };
-    for (const [kind, n] of [['label', 60], ['status', 60]] as const) {
+    const candidates = index
+      .objects({ kind: ['Kustomization'], limit: 1000 })
+      .items.filter(o => o.service !== null);
+    const freshness = {
+      structural: { entity: [] as number[], fleet: [] as number[] },
+      status: { entity: [] as number[], fleet: [] as number[] },
+    };
+    for (const [kind, n] of [['structural', 60], ['status', 60]] as const) {
       for (let i = 0; i < n; i++) {
         const o = candidates[(i * 37 + (kind === 'status' ? 500 : 0)) % candidates.length];
         const c = kcClusters.get(o.ref.cluster);
         if (!c) continue;
+        // the service's entity page is open
+        signals.entityViewed(`component:default/${o.service}`, { kubernetesId: o.service! });
         const path = `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${o.ref.namespace}/kustomizations/${o.ref.name}`;
-        signalTimes.delete(o.key);
+        signalTimes.fleet.delete(o.key);
+        signalTimes.entity.delete(o.key);
         const t = Date.now();
         const code =
-          kind === 'label'
+          kind === 'structural'
             ? await patch(c.server, c.token, path, { metadata: { labels: { 'bench.flux-fleet.io/n': String(i) } } })
             : await patch(
                 c.server,
@@ -349,10 +360,13 @@ async function main() {
                 true,
               );
         if (code !== 200) throw new Error(`PATCH ${path} answered ${code}`);
-        for (let w = 0; w < 200 && !signalTimes.has(o.key); w++) {
+        for (let w = 0; w < 200 && !(signalTimes.fleet.has(o.key) && signalTimes.entity.has(o.key)); w++) {
           await new Promise(r => setTimeout(r, 5));
         }
-        if (signalTimes.has(o.key)) freshness[kind].push(signalTimes.get(o.key)! - t);
+        for (const channel of ['entity', 'fleet'] as const) {
+          const at = signalTimes[channel].get(o.key);
+          if (at !== undefined) freshness[kind][channel].push(at - t);
+        }
         await new Promise(r => setTimeout(r, 50));
       }
     }
@@ -368,8 +382,14 @@ async function main() {
       entityViewIndexMs: stats(direct),
       objectQueriesMs: Object.fromEntries(Object.entries(queries).map(([k, v]) => [k, stats(v)])),
       changeToSignalMs: {
-        structural: stats(freshness.label),
-        status: stats(freshness.status),
+        entityChannel: {
+          structural: stats(freshness.structural.entity),
+          status: stats(freshness.status.entity),
+        },
+        fleetChannel: {
+          structural: stats(freshness.structural.fleet),
+          status: stats(freshness.status.fleet),
+        },
       },
       node: process.version,
     };

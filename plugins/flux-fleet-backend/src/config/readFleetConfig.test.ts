@@ -69,7 +69,7 @@ describe('readFleetConfig', () => {
       unreachableAfterMs: 15_000,
       events: true,
     });
-    expect(config.analysis.debounceMs).toBe(75);
+    expect(config.analysis.debounceMs).toBe(50);
     expect(config.persistence.enabled).toBe(true);
   });
 

@@ -198,7 +198,7 @@ function readWatchSettings(config: Config): WatchSettings {
 function readAnalysisSettings(config: Config): AnalysisSettings {
   const key = 'fluxFleet.analysis';
   const settings = {
-    debounceMs: readSeconds(config, `${key}.debounceSeconds`, 0.075),
+    debounceMs: readSeconds(config, `${key}.debounceSeconds`, 0.05),
     maxDelayMs: readSeconds(config, `${key}.maxDelaySeconds`, 0.5),
     refreshIntervalMs: readSeconds(config, `${key}.refreshIntervalSeconds`, 60),
   };
