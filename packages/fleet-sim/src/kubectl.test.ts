@@ -295,6 +295,33 @@ const present = existsSync(KUBECTL);
       expect(truth.owner).toBe('ok');
     });
 
+    it('runs typed commands, whose bodies are protobuf: create namespace, auth can-i', async () => {
+      const created = await kubectl(['create', 'namespace', 'team-robots']);
+      expect(created.stdout.trim()).toBe('namespace/team-robots created');
+      const ns = await kubectl([
+        'get',
+        'namespace',
+        'team-robots',
+        '-o',
+        'jsonpath={.status.phase}',
+      ]);
+      expect(ns.stdout).toBe('Active');
+      expect(
+        (
+          await kubectl(['auth', 'can-i', 'patch', 'kustomizations'])
+        ).stdout.trim(),
+      ).toBe('yes');
+      const readonly = await kubectl([
+        '--context',
+        `${cluster}-readonly`,
+        'auth',
+        'can-i',
+        'patch',
+        'kustomizations',
+      ]);
+      expect(readonly.stdout.trim()).toMatch(/^no\b/);
+    });
+
     it('answers Forbidden to the read-only context and Unauthorized to an unknown token', async () => {
       const readonly = await kubectl([
         '--context',

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { ApiError } from '../api/apiError';
+import { decodeKubernetesProtobuf } from '../api/protobuf';
 
 /** Writes a JSON answer (an object, or JSON text already serialised). */
 export function sendJson(
@@ -69,6 +70,15 @@ export function mediaType(header: string | undefined): string {
 /** Parses a JSON (or, for apply patches and YAML bodies, YAML) request body. */
 export function parseBody(body: Buffer, contentType: string | undefined): any {
   const type = mediaType(contentType);
+  if (type === 'application/vnd.kubernetes.protobuf')
+    return decodeKubernetesProtobuf(body);
+  if (type.includes('protobuf') || type.includes('cbor')) {
+    throw new ApiError(
+      415,
+      'UnsupportedMediaType',
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml',
+    );
+  }
   const text = body.toString('utf8');
   try {
     if (type.includes('yaml')) return parseYaml(text);
