@@ -1,4 +1,5 @@
 import { CustomObjectsApi } from '@kubernetes/client-node';
+import { get as httpsGet } from 'node:https';
 import {
   call,
   kubeConfigFor,
@@ -427,5 +428,40 @@ describe('the simulated API server', () => {
       expect(write.status).toBe(403);
       expect(write.body.message).toContain('--tls');
     });
+  });
+});
+
+describe('TLS', () => {
+  it('serves HTTPS that client-node verifies against the generated CA', async () => {
+    const sim = await startFleetSim({ clusters: 1, services: 10, tls: true });
+    try {
+      const [cluster] = sim.clusters;
+      expect(cluster.server).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(Buffer.from(cluster.caData!, 'base64').toString()).toContain(
+        'BEGIN CERTIFICATE',
+      );
+      const list: any = await kubeConfigFor(cluster)
+        .makeApiClient(CustomObjectsApi)
+        .listClusterCustomObject({
+          group: 'kustomize.toolkit.fluxcd.io',
+          version: 'v1',
+          plural: 'kustomizations',
+        });
+      expect(list.items.length).toBeGreaterThan(5);
+      // Over TLS a request without credentials is not let in (only plain HTTP allows anonymous reads).
+      const status = await new Promise<number | undefined>((done, fail) =>
+        httpsGet(
+          `${cluster.server}/apis`,
+          { ca: Buffer.from(cluster.caData!, 'base64') },
+          res => {
+            res.resume();
+            done(res.statusCode);
+          },
+        ).on('error', fail),
+      );
+      expect(status).toBe(401);
+    } finally {
+      await sim.close();
+    }
   });
 });
