@@ -209,4 +209,39 @@ describe('Flux Fleet following a live simulated fleet', () => {
       await fleet.sim.setFault(name, { malformed: false });
     }
   });
+
+  it('shows a cluster whose credentials are refused as unauthorized, naming it, beside clusters that work', async () => {
+    const [good, refused] = fleet.sim.clusters;
+    const other = await startFleetBackend({
+      runningSim: fleet.sim,
+      fluxFleet: {
+        clusters: [
+          { name: good.name, url: good.server, serviceAccountToken: good.readOnlyToken },
+          { name: refused.name, url: refused.server, serviceAccountToken: 'not-a-token' },
+        ],
+        persistence: { enabled: false },
+      },
+    });
+    try {
+      const health = await other.waitFor('the refused cluster unauthorized', async () => {
+        const { items } = await other.get('/clusters');
+        const byName = new Map<string, ClusterHealth>(
+          items.map((c: ClusterHealth) => [c.name, c]),
+        );
+        return byName.get(refused.name)?.status === 'unauthorized' &&
+          byName.get(good.name)?.status === 'synced'
+          ? byName.get(refused.name)
+          : undefined;
+      });
+      expect(health.lastError).toContain(`cluster '${refused.name}'`);
+      expect(health.lastError).toContain('401');
+      expect(health.lastError).not.toContain('not-a-token');
+      // it stays unauthorized: the version probe, which anyone may call, does not make it look healthy
+      await new Promise(r => setTimeout(r, 1_500));
+      const { items } = await other.get('/clusters');
+      expect(items.find((c: ClusterHealth) => c.name === refused.name).status).toBe('unauthorized');
+    } finally {
+      await other.stop();
+    }
+  });
 });

@@ -208,7 +208,7 @@ export class ClusterWatcher {
       this.client
         .getJson('/version', {}, this.abort.signal)
         .then(
-          () => this.health.succeeded(),
+          () => this.health.succeeded(false),
           error => {
             if (this.stopped) return;
             if (error instanceof KubernetesRequestError) {
@@ -261,7 +261,7 @@ export class ClusterWatcher {
     succeeded: informer => {
       const entry = this.entryOf(informer);
       if (entry) entry.unavailable = false;
-      this.health.succeeded();
+      this.health.succeeded(entry?.essential ?? false);
     },
     failed: (informer, error, retryInMs) => {
       const entry = this.entryOf(informer);
@@ -351,7 +351,7 @@ export class ClusterWatcher {
   private async discover(): Promise<void> {
     const found = await discoverFluxResources(this.client, this.abort.signal);
     if (this.stopped) return;
-    this.health.succeeded();
+    this.health.succeeded(true);
     for (const problem of found.problems) {
       this.logger.warn(`Flux Fleet: ${problem}`);
     }

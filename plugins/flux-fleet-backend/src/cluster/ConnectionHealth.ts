@@ -39,10 +39,13 @@ export class ConnectionHealth {
     private readonly onChange: (status: ConnectionStatus) => void,
   ) {}
 
-  /** A request succeeded: the cluster answers with these credentials. */
-  succeeded(): void {
+  /**
+   * A request succeeded: the cluster answers. `authorized` when it was one the credentials must be allowed
+   * (Flux kinds, controllers, discovery); a version probe or an optional resource proves reachability only.
+   */
+  succeeded(authorized: boolean): void {
     this.failingSince = undefined;
-    this.unauthorizedSince = undefined;
+    if (authorized) this.unauthorizedSince = undefined;
     clearTimeout(this.timer);
     this.timer = undefined;
     this.update();
