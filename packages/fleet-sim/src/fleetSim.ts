@@ -130,6 +130,7 @@ export async function startFleetSim(
         fluxVersion: s.cluster.fluxVersion,
         records: s.cluster.records,
         malformed: s.cluster.malformed,
+        controllers: s.cluster.controlPlane.all(),
       })),
       Date.now(),
     );

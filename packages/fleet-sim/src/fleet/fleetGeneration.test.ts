@@ -73,6 +73,7 @@ function truthOf(fleet: GeneratedCluster[], epoch = EPOCH) {
       fluxVersion: c.fluxVersion,
       records: c.records,
       malformed: [],
+      controllers: c.plan ? c.plan.instances.flatMap(i => i.controllers) : [],
     })),
     Date.parse(epoch) + 3_600_000,
   );

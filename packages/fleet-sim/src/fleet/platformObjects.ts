@@ -243,7 +243,7 @@ export function platformObjects(ctx: GeneratorContext): void {
     ),
     ctx.record({
       placement: notification,
-      state: 'never-reconciled',
+      state: 'ready',
       tenant: null,
       service: null,
     }),
@@ -264,7 +264,7 @@ export function platformObjects(ctx: GeneratorContext): void {
     ),
     ctx.record({
       placement: notification,
-      state: 'never-reconciled',
+      state: 'ready',
       tenant: null,
       service: null,
       sources: [{ kind: 'Provider', namespace: ns, name: 'slack' }],

@@ -180,7 +180,7 @@ export function teamObjects(
       ),
       ctx.record({
         placement: notification,
-        state: 'never-reconciled',
+        state: 'ready',
         tenant: team.team,
         service: null,
       }),
@@ -196,7 +196,7 @@ export function teamObjects(
       }),
       ctx.record({
         placement: notification,
-        state: 'never-reconciled',
+        state: 'ready',
         tenant: team.team,
         service: null,
         sources: [

@@ -39,6 +39,15 @@ export function isSuspended(kind: string, object: any): boolean {
 }
 
 /** The reconcile state of an object as rules §2 reads it. */
+/**
+ * Objects no controller keeps a status on, which `flux get` shows Ready (rules §2, rule 3's exception): Alerts and
+ * Providers (notification v1beta3 has no status) and HelmRepositories of type oci.
+ */
+function isStatic(kind: string, object: any): boolean {
+  if (kind === 'Alert' || kind === 'Provider') return true;
+  return kind === 'HelmRepository' && object?.spec?.type === 'oci';
+}
+
 export function readState(kind: string, object: any): ReconcileStateName {
   if (object?.metadata?.deletionTimestamp) return 'terminating';
   if (isSuspended(kind, object)) return 'suspended';
@@ -48,6 +57,7 @@ export function readState(kind: string, object: any): ReconcileStateName {
   const list = Array.isArray(conditions) ? conditions : undefined;
   const ready = list?.find((c: any) => c?.type === 'Ready');
   if (!ready && observed === undefined) {
+    if (isStatic(kind, object)) return 'ready';
     return conditions === undefined || list !== undefined
       ? 'never-reconciled'
       : 'unknown';

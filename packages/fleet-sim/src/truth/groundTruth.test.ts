@@ -26,6 +26,7 @@ describe('the truth of the S fleet', () => {
       fluxVersion: c.fluxVersion,
       records: c.records,
       malformed: [],
+      controllers: c.plan ? c.plan.instances.flatMap(i => i.controllers) : [],
     })),
     epoch + 3_600_000,
   );
@@ -175,11 +176,13 @@ describe('truth rules on hand-built records', () => {
   const truthOf = (
     records: FluxObjectRecord[],
     now = Date.parse('2026-11-30T12:00:00Z'),
+    controllers: ControllerSpec[] = [],
   ) =>
     clusterTruth(
       'c',
       new Map(records.map(r => [recordKey(r.kind, r.namespace, r.name), r])),
       now,
+      controllers,
     );
   const findingsOf = (records: FluxObjectRecord[], now?: number) =>
     truthOf(records, now)
@@ -280,6 +283,34 @@ describe('truth rules on hand-built records', () => {
       by.locked.serviceAccount,
       by.locked.shard,
     ]).toEqual(['enforced', 'flux', 'shard1']);
+  });
+
+  it('locks a source down when every lockable controller of its instance runs with --no-cross-namespace-refs', () => {
+    const source = controller({
+      name: 'source-controller',
+      component: 'source-controller',
+    });
+    const helm = controller({
+      name: 'helm-controller',
+      component: 'helm-controller',
+      noCrossNamespaceRefs: true,
+    });
+    const repo = record({
+      name: 'repo',
+      kind: 'GitRepository',
+      serviceAccountName: null,
+      placement: { status: 'ok', controllers: [source] },
+    });
+    const boundaryWith = (controllers: ControllerSpec[]) =>
+      truthOf([repo], undefined, controllers).objects[0].boundary;
+
+    expect(
+      boundaryWith([source, helm, { ...main, noCrossNamespaceRefs: true }]),
+    ).toBe('enforced');
+    // one lockable controller without the flag leaves the instance open
+    expect(boundaryWith([source, helm, main])).toBe('none');
+    // controllers of another instance do not count
+    expect(boundaryWith([source, { ...helm, instance: 'other' }])).toBe('none');
   });
 
   it('reports a reconcile request only when older than 5 minutes, not suspended and not handled', () => {

@@ -94,15 +94,45 @@ interface Boundary {
   enforcement: Enforcement;
 }
 
+/** Controllers that have a `--no-cross-namespace-refs` flag. */
+const LOCKABLE_COMPONENTS = new Set([
+  'kustomize-controller',
+  'helm-controller',
+  'notification-controller',
+  'image-reflector-controller',
+  'image-automation-controller',
+]);
+
+/**
+ * Lockdown of an object's controller (rules §5): its own flag, or, for source-controller and source-watcher (which
+ * have none), whether every controller of its instance that has the flag runs with it.
+ */
+function lockdownUnder(
+  controller: ControllerSpec | undefined,
+  clusterControllers: readonly ControllerSpec[],
+): boolean {
+  if (!controller) return false;
+  if (LOCKABLE_COMPONENTS.has(controller.component)) {
+    return controller.noCrossNamespaceRefs;
+  }
+  const lockable = clusterControllers.filter(
+    c =>
+      c.instance === controller.instance &&
+      LOCKABLE_COMPONENTS.has(c.component),
+  );
+  return lockable.length > 0 && lockable.every(c => c.noCrossNamespaceRefs);
+}
+
 function boundaryUnder(
   record: FluxObjectRecord,
   controller: ControllerSpec | undefined,
+  clusterControllers: readonly ControllerSpec[],
 ): Boundary {
   const impersonating = IMPERSONATING.has(record.kind);
   const serviceAccount = impersonating
     ? record.serviceAccountName ?? controller?.defaultServiceAccount ?? null
     : null;
-  const lockdown = controller?.noCrossNamespaceRefs ?? false;
+  const lockdown = lockdownUnder(controller, clusterControllers);
   return {
     serviceAccount,
     enforcement: enforcementOf(record.kind, lockdown, serviceAccount),
@@ -110,25 +140,28 @@ function boundaryUnder(
 }
 
 /** The boundary of an object (rules §5): contested objects get the weakest over their candidates. */
-function boundaryOf(record: FluxObjectRecord): Boundary {
+function boundaryOf(
+  record: FluxObjectRecord,
+  clusterControllers: readonly ControllerSpec[],
+): Boundary {
   const { placement } = record;
   if (OPERATOR_KINDS.has(record.kind) || placement.status === 'orphan') {
-    return boundaryUnder(record, undefined);
+    return boundaryUnder(record, undefined, clusterControllers);
   }
   if (placement.status === 'ok') {
-    return boundaryUnder(record, placement.controllers[0]);
+    return boundaryUnder(record, placement.controllers[0], clusterControllers);
   }
   const candidates = [...placement.controllers].sort(
     byFields<ControllerSpec>('instance', 'shard'),
   );
   let weakest: Boundary | undefined;
   for (const candidate of candidates) {
-    const boundary = boundaryUnder(record, candidate);
+    const boundary = boundaryUnder(record, candidate, clusterControllers);
     if (!weakest || LEVEL[boundary.enforcement] < LEVEL[weakest.enforcement]) {
       weakest = boundary;
     }
   }
-  return weakest ?? boundaryUnder(record, undefined);
+  return weakest ?? boundaryUnder(record, undefined, clusterControllers);
 }
 
 /** Instance and shard of an object (null unless its owner is ok). */
@@ -237,6 +270,7 @@ export function clusterTruth(
   cluster: string,
   records: Map<string, FluxObjectRecord>,
   now: number,
+  controllers: readonly ControllerSpec[] = [],
 ): { objects: TruthObject[]; findings: TruthFinding[] } {
   const objects: TruthObject[] = [];
   const findings: TruthFinding[] = [];
@@ -257,7 +291,7 @@ export function clusterTruth(
 
   for (const [key, record] of records) {
     const owner = owners.get(key)!;
-    const boundary = boundaryOf(record);
+    const boundary = boundaryOf(record, controllers);
     objects.push({
       cluster,
       kind: record.kind,
@@ -336,6 +370,8 @@ export function fleetTruth(
     fluxVersion: string;
     records: Map<string, FluxObjectRecord>;
     malformed: MalformedRecord[];
+    /** The cluster's Flux controllers as they are now. */
+    controllers: readonly ControllerSpec[];
   }>,
   now: number,
 ): GroundTruth {
@@ -354,6 +390,7 @@ export function fleetTruth(
       cluster.name,
       cluster.records,
       now,
+      cluster.controllers,
     );
     truth.objects.push(
       ...objects.sort(byFields<TruthObject>('namespace', 'kind', 'name')),
