@@ -7,7 +7,7 @@ import type { PersistenceSettings } from '../config/FleetConfig';
 import type { FleetIndex } from '../service/FleetIndex';
 import { applyMigrations } from './applyMigrations';
 import { decodeSnapshot, encodeSnapshot } from './clusterSnapshot';
-import { LeaseManager } from './LeaseManager';
+import { LeaseManager, replicaName } from './LeaseManager';
 import { SnapshotHeader, SnapshotStore } from './SnapshotStore';
 
 /** Options of {@link FleetPersistence}. */
@@ -42,7 +42,8 @@ export class FleetPersistence {
   readonly replica: string;
 
   constructor(private readonly options: FleetPersistenceOptions) {
-    this.replica = options.replica ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+    this.replica =
+      options.replica ?? replicaName(hostname(), process.pid, randomUUID().slice(0, 8));
   }
 
   async start(): Promise<void> {

@@ -3,7 +3,8 @@ import { ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
 import { applyMigrations } from './applyMigrations';
 import { decodeSnapshot, encodeSnapshot } from './clusterSnapshot';
-import { LeaseManager } from './LeaseManager';
+import { hostname } from 'node:os';
+import { LeaseManager, replicaName } from './LeaseManager';
 import { SnapshotStore } from './SnapshotStore';
 
 jest.setTimeout(60_000);
@@ -55,6 +56,23 @@ describe.each(ids)('leases and snapshots on %s', id => {
     await new Promise(r => setTimeout(r, 1_200));
     expect([...c.held].sort()).toEqual(CLUSTERS);
     await c.manager.stop();
+  });
+
+  it('takes a lease over at once from a process of this host that is gone', async () => {
+    const knex = await migrated(id);
+    // a pid that cannot be running: above the kernel's maximum
+    const dead = replicaName(hostname(), 4_194_305, 'deadbeef');
+    const alive = replicaName(hostname(), process.ppid, 'cafecafe');
+    const far = Date.now() + 3_600_000;
+    await knex('flux_fleet_leases').insert([
+      { cluster: 'a', holder: dead, expires_at: far, acquired_at: 0 },
+      { cluster: 'b', holder: alive, expires_at: far, acquired_at: 0 },
+      { cluster: 'c', holder: replicaName('another-host', 1, 'abcdabcd'), expires_at: far, acquired_at: 0 },
+    ]);
+    const r = replica(knex, 'replica-new', 60_000);
+    await r.manager.start();
+    expect([...r.held]).toEqual(['a']);
+    await r.manager.stop();
   });
 
   it('keeps versioned snapshots that read back with shared strings', async () => {

@@ -1,7 +1,27 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
+import { hostname } from 'node:os';
 import type { Knex } from './SnapshotStore';
 
 const LEASES = 'flux_fleet_leases';
+
+/** A replica's name: `<host>-<pid>-<random>` (see FleetPersistence). */
+export function replicaName(host: string, pid: number, random: string): string {
+  return `${host}-${pid}-${random}`;
+}
+
+/** Whether a replica name is that of a process on this host that no longer runs. */
+function isDeadLocalProcess(holder: string): boolean {
+  const match = /^(.*)-(\d+)-[0-9a-z]+$/.exec(holder);
+  if (!match || match[1] !== hostname()) return false;
+  const pid = Number(match[2]);
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
 
 /** What the lease manager tells its owner. */
 export interface LeaseListener {
@@ -14,8 +34,8 @@ export interface LeaseListener {
 /**
  * Gives each cluster one watching replica: a row per cluster with its holder and an expiry. Every
  * `leaseDurationMs / 3` a replica renews the leases it holds and takes any lease that has expired (its holder
- * died, or stopped and released it). Times are this replica's clock; the lease duration must be much longer
- * than the clock skew between replicas. A database that cannot be reached keeps the current holders: a lease is
+ * died, or stopped and released it), or at once when its holder was a process of this host that is gone.
+ * Times are this replica's clock; the lease duration must be much longer than the clock skew between replicas. A database that cannot be reached keeps the current holders: a lease is
  * only lost when another replica is seen holding it.
  */
 export class LeaseManager {
@@ -127,6 +147,14 @@ export class LeaseManager {
       .onConflict('cluster')
       .ignore();
     const row = await this.knex(LEASES).where({ cluster }).first('holder');
-    return row?.holder;
+    const holder: string | undefined = row?.holder;
+    if (holder && holder !== this.replica && isDeadLocalProcess(holder)) {
+      // a process of this host that died without releasing (killed, crashed): no need to wait for the expiry
+      const taken = await this.knex(LEASES)
+        .where({ cluster, holder })
+        .update({ holder: this.replica, expires_at: expiresAt, acquired_at: now });
+      if (taken === 1) return this.replica;
+    }
+    return holder;
   }
 }
