@@ -1,4 +1,5 @@
 import Box from '@material-ui/core/Box';
+import { makeStyles } from '@material-ui/core/styles';
 import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';
 import LinearProgress from '@material-ui/core/LinearProgress';
@@ -29,6 +30,17 @@ import { ReconcileStateLabel } from '../shared/ReconcileStateLabel';
 import { RelativeTime } from '../shared/RelativeTime';
 import { FleetObjectFilters } from './FleetObjectFilters';
 import { ObjectFilters, useCursorPages } from './useCursorPages';
+
+const useStyles = makeStyles({
+  table: {
+    // Backstage's theme lets table cells break words anywhere, which squeezes "Ready" into "Rea dy" and
+    // "Kustomization" into "Kustomi zation" beside the findings: break between words only…
+    '& td': { wordBreak: 'normal' },
+    // …and let long finding chips wrap, so that the table still fits a laptop's width.
+    '& td .MuiChip-root': { height: 'auto', maxWidth: '100%' },
+    '& td .MuiChip-label': { whiteSpace: 'normal' },
+  },
+});
 
 /** Page sizes offered; the API allows up to 1000. */
 export const PAGE_SIZES = [25, 50, 100, 200];
@@ -62,6 +74,7 @@ export const FleetObjectsTable = (props: {
   refreshTick: number;
 }) => {
   const { clusters, filters, onFiltersChange, onOpen, refreshTick } = props;
+  const classes = useStyles();
   const [limit, setLimit] = useState(100);
   const pages = useCursorPages(filters, limit);
   const { page } = pages;
@@ -103,7 +116,11 @@ export const FleetObjectsTable = (props: {
       <Paper>
         {page.loading && <LinearProgress aria-label="Loading objects" />}
         <TableContainer>
-          <Table size="small" data-testid="flux-fleet-fleet-objects">
+          <Table
+            size="small"
+            className={classes.table}
+            data-testid="flux-fleet-fleet-objects"
+          >
             <TableHead>
               <TableRow>
                 {SORTABLE.map(column => (
@@ -204,6 +221,8 @@ export const FleetObjectsTable = (props: {
             select
             size="small"
             label="Rows per page"
+            // wide enough for its label, which would otherwise wrap over the value
+            style={{ minWidth: 120 }}
             value={limit}
             onChange={e => setLimit(Number(e.target.value))}
             SelectProps={{
