@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A throw-away PostgreSQL cluster for the tests, from Debian's postgresql package, in the git-ignored .pgdata
 # folder on a spare port. It never touches the system's own cluster. Usage: scripts/postgres.sh start|stop|url
+# FLUX_FLEET_PGDATA and FLUX_FLEET_PG_PORT run a second cluster beside the default one (both must differ).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-DATA=$ROOT/.pgdata
+DATA=${FLUX_FLEET_PGDATA:-$ROOT/.pgdata}
 PORT=${FLUX_FLEET_PG_PORT:-54329}
 URL="postgresql://postgres@127.0.0.1:$PORT"
 

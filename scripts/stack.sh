@@ -4,10 +4,12 @@
 #   scripts/stack.sh up   [FLEET=S|M|L] [DB=sqlite|pg] [PORT=7007]   start in the background, wait until ready
 #   scripts/stack.sh down                                              stop what `up` started
 # State lives in .flux-fleet/ (git-ignored): kubeconfig, truth.json, generated app-config, logs, pids.
+# FLUX_FLEET_STATE=<dir> puts it elsewhere, so a second stack (another PORT, FLUX_FLEET_PG_PORT and
+# FLUX_FLEET_PGDATA) can run beside the default one; `down` then needs the same FLUX_FLEET_STATE.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$FLUX_FLEET_ROOT"
-STATE=$FLUX_FLEET_ROOT/.flux-fleet
+STATE=${FLUX_FLEET_STATE:-$FLUX_FLEET_ROOT/.flux-fleet}
 FLEET=${FLEET:-S}
 DB=${DB:-sqlite}
 PORT=${PORT:-7007}
@@ -44,7 +46,7 @@ up() {
     echo "==> starting the simulated fleet $FLEET (seed $SEED)"
     rm -f "$STATE/kubeconfig" "$STATE/truth.json"
     start_group sim packages/fleet-sim/bin/fleet-sim --size "$FLEET" --seed "$SEED" --port 0 \
-      --kubeconfig "$STATE/kubeconfig" --truth "$STATE/truth.json" ${SIM_ARGS:-}
+      --tls --kubeconfig "$STATE/kubeconfig" --truth "$STATE/truth.json" ${SIM_ARGS:-}
     wait_for "fleet simulator" 180 grep -q 'fleet-sim ready' "$STATE/sim.log" || { tail -20 "$STATE/sim.log"; exit 1; }
     node scripts/fleet-config.mjs "$STATE/kubeconfig" > "$STATE/app-config.fleet.yaml"
     configs+=(--config "$STATE/app-config.fleet.yaml")
