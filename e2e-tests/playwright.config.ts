@@ -1,20 +1,25 @@
 import { defineConfig } from '@playwright/test';
+import { join } from 'node:path';
+import { stateDir } from './tests/fleetState';
 
 /**
  * End-to-end tests of the running product (scripts/stack.sh up) in Debian's Chromium. Never downloads a browser.
- * PLAYWRIGHT_BASE_URL points at the backend that serves the built app.
+ * PLAYWRIGHT_BASE_URL points at the backend that serves the built app; FLUX_FLEET_STATE at the stack's state
+ * folder (kubeconfig, simulator log with its admin URL), where the run's results are written too.
  */
 export default defineConfig({
   testDir: './tests',
   timeout: 90_000,
   expect: { timeout: 20_000 },
+  // The tests share one fleet and some change it (a suspended Kustomization, a cluster taken down): one at a time.
   fullyParallel: false,
   workers: 1,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  outputDir: '../.flux-fleet/test/e2e-results',
+  outputDir: join(stateDir(), 'test', 'e2e-results'),
   use: {
     baseURL: process.env.PLAYWRIGHT_BASE_URL ?? 'http://localhost:7007',
+    viewport: { width: 1280, height: 900 },
     screenshot: 'only-on-failure',
     trace: 'off',
     launchOptions: {
