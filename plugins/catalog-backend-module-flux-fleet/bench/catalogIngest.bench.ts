@@ -7,6 +7,12 @@
 // default, Kustomization and HelmRelease). It prints one JSON line `catalog ingest benchmark` with the figures.
 // The simulator runs in a child process; the Flux Fleet backend, the catalog (SQLite in memory) and this module run
 // in this one, as in a one-process Backstage backend.
+import {
+  coreServices,
+  createServiceFactory,
+  LoggerService,
+  RootLoggerService,
+} from '@backstage/backend-plugin-api';
 import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import catalogPlugin from '@backstage/plugin-catalog-backend';
 import type { GroundTruth, SimCluster } from '@flux-fleet/fleet-sim';
@@ -44,6 +50,34 @@ async function startSim(dir: string): Promise<{ child: ChildProcess; clusters: S
   return { child, clusters, truth: JSON.parse(readFileSync(truthFile, 'utf8')) };
 }
 
+/**
+ * A root logger that prints warnings and errors and counts the entities the provider reports emitting, with the
+ * time of its last emission: that separates the provider's work from the catalog's processing.
+ */
+function emissionLogger() {
+  const emitted = { entities: 0, lastAt: 0 };
+  const make = (): RootLoggerService => {
+    const logger: LoggerService = {
+      error: (message: string) => process.stderr.write(`error: ${message}\n`),
+      warn: (message: string) => process.stderr.write(`warn: ${message}\n`),
+      info: (message: string) => {
+        const match = message.match(/^Flux Fleet .*: (\d+) entities emitted/);
+        if (match) {
+          emitted.entities += Number(match[1]);
+          emitted.lastAt = Date.now();
+        }
+      },
+      debug: () => {},
+      child: () => logger,
+    };
+    return logger as RootLoggerService;
+  };
+  return {
+    emitted,
+    factory: createServiceFactory({ service: coreServices.rootLogger, deps: {}, factory: make }),
+  };
+}
+
 it(`ingests the fleet ${SIZE} into the catalog`, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'flux-fleet-bench-'));
   const sim = await startSim(dir);
@@ -52,9 +86,11 @@ it(`ingests the fleet ${SIZE} into the catalog`, async () => {
     const expected = sortKeys(countsFromTruth(sim.truth, await shardsServedBy(sim.clusters), KINDS));
     const expectedTotal = Object.values(expected).reduce((a, b) => a + b, 0);
 
+    const logs = emissionLogger();
     const started = Date.now();
     backend = await startTestBackend({
       features: [
+        logs.factory,
         catalogPlugin,
         fluxFleetFeature,
         catalogModule,
@@ -78,6 +114,7 @@ it(`ingests the fleet ${SIZE} into the catalog`, async () => {
     let syncedAt: number | undefined;
     let firstEntityAt: number | undefined;
     let counts: Record<string, number> = {};
+    let lastProgressAt = Date.now();
     for (;;) {
       if (syncedAt === undefined) {
         const { items } = await get('/api/flux-fleet/clusters');
@@ -91,6 +128,15 @@ it(`ingests the fleet ${SIZE} into the catalog`, async () => {
       );
       const total = Object.values(counts).reduce((a, b) => a + b, 0);
       if (total > 0) firstEntityAt ??= Date.now();
+      if (Date.now() - lastProgressAt >= 30_000) {
+        lastProgressAt = Date.now();
+        // Straight to stderr: jest holds console output until the end.
+        process.stderr.write(
+          `catalog ingest: ${total} of ${expectedTotal} entities after ${Math.round((Date.now() - started) / 1000)} s${
+            syncedAt ? '' : ' (index still syncing)'
+          }\n`,
+        );
+      }
       if (JSON.stringify(counts) === JSON.stringify(expected)) break;
       if (Date.now() - started > 55 * 60_000) {
         throw new Error(`not complete after 55 min: ${JSON.stringify(counts)} of ${JSON.stringify(expected)}`);
@@ -107,6 +153,8 @@ it(`ingests the fleet ${SIZE} into the catalog`, async () => {
       entitiesByType: expected,
       secondsUntilIndexSynced: syncedAt ? (syncedAt - started) / 1000 : null,
       secondsUntilFirstEntity: firstEntityAt ? (firstEntityAt - started) / 1000 : null,
+      entitiesEmittedByProvider: logs.emitted.entities,
+      secondsUntilProviderLastEmitted: logs.emitted.lastAt ? (logs.emitted.lastAt - started) / 1000 : null,
       secondsUntilAllEntities: (doneAt - started) / 1000,
       secondsFromIndexSyncedToAllEntities: syncedAt ? (doneAt - syncedAt) / 1000 : null,
     };
