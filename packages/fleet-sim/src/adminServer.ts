@@ -1,6 +1,6 @@
 /**
- * The small admin HTTP API of a simulated fleet: `GET /truth`, `GET /clusters`,
- * `POST /clusters/:name/faults` (a JSON body of `Partial<Faults>`).
+ * The small admin HTTP API of a simulated fleet: `GET /truth`, `GET /clusters` (each with its faults, object counts
+ * and the requests it received), `POST /clusters/:name/faults` (a JSON body of `Partial<Faults>`).
  */
 import {
   createServer,

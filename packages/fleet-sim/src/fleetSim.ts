@@ -179,6 +179,7 @@ export async function startFleetSim(
           fluxObjects: s.cluster.records.size,
           objects: s.cluster.store.counts(),
           resourceVersion: s.cluster.store.resourceVersion,
+          requests: s.requests.snapshot(),
         })),
       hasCluster: name => byName.has(name),
       setFault,

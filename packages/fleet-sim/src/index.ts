@@ -9,6 +9,7 @@ export type { FleetSim, SimCluster } from './fleetSim';
 export { PRESETS, resolveOptions } from './options';
 export type { FleetSimOptions } from './options';
 export type { Faults } from './sim/faults';
+export type { RequestCounts } from './server/requestCounter';
 export type {
   GroundTruth,
   TruthFinding,

@@ -30,6 +30,7 @@ import {
   sendJson,
 } from './httpBasics';
 import { openApiDocument, openApiIndex } from './openapi';
+import { RequestCounter } from './requestCounter';
 import * as verbs from './resourceRequests';
 import { startWatch, type OpenWatch } from './watch';
 
@@ -95,6 +96,8 @@ export class ClusterServer {
   private readonly watches = new Set<OpenWatch>();
   private port: number;
   private listening = false;
+  /** Every request received, by user (the admin API serves it). */
+  readonly requests = new RequestCounter();
 
   constructor(
     readonly cluster: SimulatedCluster,
@@ -193,6 +196,8 @@ export class ClusterServer {
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<void> {
+    const user = this.authenticate(req);
+    this.requests.count(user?.name ?? 'unauthenticated');
     const { faults } = this.cluster;
     if (faults.hang) return; // accepted, never answered
     if (faults.latencyMs > 0)
@@ -230,7 +235,6 @@ export class ClusterServer {
       );
       return;
     }
-    const user = this.authenticate(req);
     if (!user) {
       sendJson(
         res,

@@ -1,0 +1,56 @@
+import { call } from '../__testUtils__/fleetClients';
+import { startFleetSim, type FleetSim } from '../fleetSim';
+
+interface ClusterItem {
+  name: string;
+  requests: { total: number; byUser: Record<string, number> };
+}
+
+describe('request counts on the admin API', () => {
+  let sim: FleetSim;
+
+  beforeAll(async () => {
+    sim = await startFleetSim({ clusters: 2, services: 5, seed: 3 });
+  });
+  afterAll(() => sim.close());
+
+  const requestsOf = async (name: string) => {
+    const { items } = (await (
+      await fetch(`${sim.adminUrl}/clusters`)
+    ).json()) as { items: ClusterItem[] };
+    return items.find(c => c.name === name)!.requests;
+  };
+
+  it('counts every request a cluster receives by user, and none of another cluster', async () => {
+    const [cluster, other] = sim.clusters;
+    const before = await requestsOf(cluster.name);
+    const otherBefore = await requestsOf(other.name);
+    const ks = '/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations';
+    await call(cluster, ks);
+    await call(cluster, `${ks}?limit=1`);
+    await call(cluster, ks, { token: cluster.readOnlyToken });
+    expect((await call(cluster, ks, { token: 'wrong' })).status).toBe(401);
+    const after = await requestsOf(cluster.name);
+    const delta = (user: string) =>
+      (after.byUser[user] ?? 0) - (before.byUser[user] ?? 0);
+    expect(after.total - before.total).toBe(4);
+    expect({
+      admin: delta('flux-fleet-admin'),
+      readonly: delta('flux-fleet-readonly'),
+      unauthenticated: delta('unauthenticated'),
+    }).toEqual({ admin: 2, readonly: 1, unauthenticated: 1 });
+    expect(await requestsOf(other.name)).toEqual(otherBefore);
+  });
+
+  it('counts requests that a hanging cluster never answers', async () => {
+    const [cluster] = sim.clusters;
+    const before = (await requestsOf(cluster.name)).total;
+    await sim.setFault(cluster.name, { hang: true });
+    const hung = await fetch(`${cluster.server}/version`, {
+      signal: AbortSignal.timeout(300),
+    }).catch(e => e);
+    await sim.setFault(cluster.name, { hang: false });
+    expect(hung.name).toBe('TimeoutError');
+    expect((await requestsOf(cluster.name)).total - before).toBe(1);
+  });
+});
