@@ -3,6 +3,7 @@
 # backend with the Flux Fleet plugins, and the built app served by the backend on one port.
 #   scripts/stack.sh up   [FLEET=S|M|L] [DB=sqlite|pg] [PORT=7007]   start in the background, wait until ready
 #   scripts/stack.sh down                                              stop what `up` started
+# BACKEND_WATCH=0 runs the backend without `yarn start`'s watcher (no restart when a source file changes).
 # State lives in .flux-fleet/ (git-ignored): kubeconfig, truth.json, generated app-config, logs, pids.
 # FLUX_FLEET_STATE=<dir> puts it elsewhere, so a second stack (another PORT, FLUX_FLEET_PG_PORT and
 # FLUX_FLEET_PGDATA) can run beside the default one; `down` then needs the same FLUX_FLEET_STATE.
@@ -79,7 +80,14 @@ YAML
   [ -n "${EXTRA_CONFIG:-}" ] && configs+=(--config "$EXTRA_CONFIG")
 
   echo "==> starting the backend on 127.0.0.1:$PORT (database: $DB)"
-  start_group backend bash -c "cd packages/backend && exec yarn start ${configs[*]}"
+  if [ "${BACKEND_WATCH:-1}" = 0 ]; then
+    # What `yarn start` runs, without its file watcher: a test run must not restart the backend when someone
+    # saves a source file in the checkout.
+    start_group backend bash -c "cd packages/backend && NODE_ENV=development exec node --enable-source-maps \
+      --require \"\$(node -p \"require.resolve('@backstage/cli-node/config/nodeTransform.cjs')\")\" src/index.ts ${configs[*]}"
+  else
+    start_group backend bash -c "cd packages/backend && exec yarn start ${configs[*]}"
+  fi
   wait_for "backend" 240 curl -sf -o /dev/null "http://127.0.0.1:$PORT/.backstage/health/v1/readiness" \
     || { tail -30 "$STATE/backend.log"; exit 1; }
   echo "==> Flux Fleet is running: open http://localhost:$PORT (logs in .flux-fleet/*.log)"
