@@ -13,6 +13,11 @@ import { FleetSignals } from './signals/FleetSignals';
 import { fluxFleetPermissions } from '@flux-fleet/plugin-flux-fleet-common';
 import { fluxObjectResourceRef, fluxObjectRules } from './permissions/fluxObjectRules';
 import { ReadAccess } from './permissions/ReadAccess';
+import { ActionAccess } from './permissions/ActionAccess';
+import { ObjectOwnership } from './permissions/ObjectOwnership';
+import { ClusterWriter } from './actions/ClusterWriter';
+import { FluxActions } from './actions/FluxActions';
+import { WriteAccess } from './actions/WriteAccess';
 
 /**
  * The Flux Fleet backend plugin: watches every configured cluster into the fleet index, publishes its changes as
@@ -32,6 +37,8 @@ export const fluxFleetPlugin = createBackendPlugin({
         permissionsRegistry: coreServices.permissionsRegistry,
         httpAuth: coreServices.httpAuth,
         httpRouter: coreServices.httpRouter,
+        auth: coreServices.auth,
+        auditor: coreServices.auditor,
         runtime: fleetRuntimeServiceRef,
         catalog: catalogServiceRef,
         signals: signalsServiceRef,
@@ -44,16 +51,35 @@ export const fluxFleetPlugin = createBackendPlugin({
         permissionsRegistry,
         httpAuth,
         httpRouter,
+        auth,
+        auditor,
         runtime,
         catalog,
         signals,
       }) {
         const { index, config } = runtime;
+        const ownership = new ObjectOwnership(catalog, auth, index, logger);
         permissionsRegistry.addResourceType({
           resourceRef: fluxObjectResourceRef,
           permissions: fluxFleetPermissions,
           rules: Object.values(fluxObjectRules),
-          getResources: async keys => keys.map(key => index.object(key)),
+          // the permission framework applies a policy's conditions to these (the frontend's usePermission)
+          getResources: async keys => {
+            await ownership.refresh();
+            return keys.map(key => {
+              const object = index.object(key);
+              return (
+                object && {
+                  ...object,
+                  ownedBy: ownership.ownersOf({
+                    key,
+                    service: object.service,
+                    tenant: object.boundary.tenant,
+                  }),
+                }
+              );
+            });
+          },
         });
         const fleetSignals = new FleetSignals(signals, logger, index);
         const unsubscribe = index.subscribe(changes =>
@@ -61,6 +87,21 @@ export const fluxFleetPlugin = createBackendPlugin({
         );
         // a cluster whose configuration is wrong (missing kubeconfig file…) stops start-up here, naming the key
         const clients = createClusterClients(config);
+        // actions write with the credentials the watches read with
+        const writers = new Map(
+          [...clients.values()].map(client => [
+            client.cluster,
+            new ClusterWriter(client.cluster, client.kubeConfig, config.watch.requestTimeoutMs),
+          ]),
+        );
+        const writeAccess = new WriteAccess(writers, logger);
+        writeAccess.start();
+        const actions = new FluxActions({
+          index,
+          writers,
+          writeAccess,
+          onActing: key => fleetSignals.objectViewed(key),
+        });
         const limitList = createLimiter(config.watch.concurrentLists);
         const watch = (cluster: string) =>
           createWatcher(clients.get(cluster)!, config, index, logger, limitList);
@@ -83,6 +124,7 @@ export const fluxFleetPlugin = createBackendPlugin({
           };
         }
         lifecycle.addShutdownHook(async () => {
+          writeAccess.stop();
           await stopWatching();
           unsubscribe();
           fleetSignals.close();
@@ -96,6 +138,11 @@ export const fluxFleetPlugin = createBackendPlugin({
             signals: fleetSignals,
             readAccess: new ReadAccess(permissions, permissionsRegistry),
             logger,
+            auditor,
+            ownership,
+            actionAccess: new ActionAccess(permissions, permissionsRegistry),
+            actions,
+            writeAccess,
           }),
         );
       },

@@ -1,4 +1,5 @@
 import type {
+  AuditorService,
   HttpAuthService,
   LoggerService,
 } from '@backstage/backend-plugin-api';
@@ -28,6 +29,11 @@ import type { FleetSignals } from './signals/FleetSignals';
 import { fieldOf, FluxObjectField } from './permissions/fluxObjectRules';
 import type { ReadAccess, ReadFilter } from './permissions/ReadAccess';
 import type { IndexedObject } from './service/IndexedObject';
+import { addActionRoutes } from './actions/actionRoutes';
+import type { FluxActions } from './actions/FluxActions';
+import type { WriteAccess } from './actions/WriteAccess';
+import type { ActionAccess } from './permissions/ActionAccess';
+import type { ObjectOwnership } from './permissions/ObjectOwnership';
 
 /** What the router needs. */
 export interface RouterOptions {
@@ -37,10 +43,16 @@ export interface RouterOptions {
   signals: FleetSignals;
   readAccess: ReadAccess;
   logger: LoggerService;
+  auditor: AuditorService;
+  /** Who owns each object, for the `IS_OWNED_BY` rule. */
+  ownership: ObjectOwnership;
+  actionAccess: ActionAccess;
+  actions: FluxActions;
+  writeAccess: WriteAccess;
 }
 
 /** A read filter over indexed objects. */
-function indexedFilter(filter: ReadFilter | undefined) {
+function indexedFilter(filter: ReadFilter | undefined, ownership: ObjectOwnership) {
   if (!filter) return undefined;
   return (o: IndexedObject) =>
     filter((field: FluxObjectField) => {
@@ -51,6 +63,8 @@ function indexedFilter(filter: ReadFilter | undefined) {
           return o.record.namespace;
         case 'tenant':
           return o.boundary.tenant;
+        case 'owner':
+          return ownership.ownersOf({ key: o.key, service: o.service, tenant: o.boundary.tenant });
         default:
           return o.service;
       }
@@ -65,12 +79,23 @@ function indexedFilter(filter: ReadFilter | undefined) {
  * tenants) show counts and structure to every signed-in caller.
  */
 export async function createRouter(options: RouterOptions): Promise<express.Router> {
-  const { httpAuth, fleetIndex, catalog, signals, readAccess } = options;
+  const { httpAuth, fleetIndex, catalog, signals, readAccess, ownership, writeAccess } = options;
   /** What the caller may read of Flux objects (`flux-fleet.object.read`); undefined: everything. */
-  const readFilter = async (req: express.Request) =>
-    readAccess.filterFor(await httpAuth.credentials(req));
+  const readFilter = async (req: express.Request) => {
+    const filter = await readAccess.filterFor(await httpAuth.credentials(req));
+    // a policy may condition reads on ownership: know the owners before filtering
+    if (filter) await ownership.refresh();
+    return filter;
+  };
   const readable = (filter: ReadFilter | undefined, o: FleetObject) =>
-    !filter || filter(field => fieldOf(o, field));
+    !filter ||
+    filter(field =>
+      fieldOf(o, field, () =>
+        ownership.ownersOf({ key: o.key, service: o.service, tenant: o.boundary.tenant }),
+      ),
+    );
+  /** Cluster health with whether its credentials may write. */
+  const clusters = () => fleetIndex.clusters().map(c => writeAccess.withReadOnly(c));
   const links = new EntityLinkCache(catalog);
   const openApi = buildOpenApiDocument();
   const router = Router();
@@ -88,7 +113,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
 
   router.get('/clusters', async (req, res) => {
     parseInput(noQuerySchema, req.query, 'query');
-    res.json({ items: fleetIndex.clusters() });
+    res.json({ items: clusters() });
   });
 
   router.get('/summary', async (req, res) => {
@@ -118,7 +143,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
 
   router.get('/objects', async (req, res) => {
     const query = parseInput(objectQuerySchema, req.query, 'query');
-    res.json(fleetIndex.objects(query, indexedFilter(await readFilter(req))));
+    res.json(fleetIndex.objects(query, indexedFilter(await readFilter(req), ownership)));
   });
 
   router.get('/objects/:cluster/:namespace/:kind/:name', async (req, res) => {
@@ -161,9 +186,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       entityRef: entity.entityRef,
       link: entity.link,
       objects,
-      clusters: fleetIndex
-        .clusters()
-        .filter(c => clusterNames.has(c.name) || !c.synced),
+      clusters: clusters().filter(c => clusterNames.has(c.name) || !c.synced),
       instances: [...clusterNames]
         .flatMap(cluster => fleetIndex.instances(cluster))
         .filter(i => instanceKeys.has(`${i.cluster}/${i.name}`)),
@@ -184,6 +207,17 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       return o !== undefined && readable(filter, o);
     });
     res.json({ items });
+  });
+
+  addActionRoutes(router, {
+    httpAuth,
+    auditor: options.auditor,
+    readAccess,
+    actionAccess: options.actionAccess,
+    ownership,
+    actions: options.actions,
+    object: key => fleetIndex.object(key),
+    clusterNames: () => fleetIndex.clusterNames(),
   });
 
   return router;

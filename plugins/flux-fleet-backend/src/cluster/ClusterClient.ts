@@ -42,7 +42,8 @@ export class ClusterClient {
 
   constructor(
     readonly cluster: string,
-    private readonly kubeConfig: KubeConfig,
+    /** The cluster's client-node configuration; actions write through it with the same credentials. */
+    readonly kubeConfig: KubeConfig,
     private readonly requestTimeoutMs: number,
   ) {
     this.server = kubeConfig.getCurrentCluster()!.server.replace(/\/+$/, '');

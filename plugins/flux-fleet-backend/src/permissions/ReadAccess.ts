@@ -12,12 +12,14 @@ import { createConditionTransformer } from '@backstage/plugin-permission-node';
 import { fluxObjectReadPermission } from '@flux-fleet/plugin-flux-fleet-common';
 import {
   FluxObjectField,
+  FluxObjectFieldValue,
+  fieldMatches,
   FluxObjectQuery,
   fluxObjectResourceRef,
 } from './fluxObjectRules';
 
 /** Which Flux objects a caller may read: a test on an object's fields. */
-export type ReadFilter = (field: (name: FluxObjectField) => string | null) => boolean;
+export type ReadFilter = (field: (name: FluxObjectField) => FluxObjectFieldValue) => boolean;
 
 /** Decisions are reused this long per caller: a page refreshing on every signal costs no permission request. */
 const DECISION_TTL_MS = 10_000;
@@ -84,11 +86,10 @@ export class ReadAccess {
 
 function matches(
   criteria: PermissionCriteria<FluxObjectQuery>,
-  field: (name: FluxObjectField) => string | null,
+  field: (name: FluxObjectField) => FluxObjectFieldValue,
 ): boolean {
   if ('allOf' in criteria) return criteria.allOf.every(c => matches(c, field));
   if ('anyOf' in criteria) return criteria.anyOf.some(c => matches(c, field));
   if ('not' in criteria) return !matches(criteria.not, field);
-  const value = field(criteria.field);
-  return value !== null && criteria.values.includes(value);
+  return fieldMatches(field(criteria.field), criteria.field, criteria.values);
 }

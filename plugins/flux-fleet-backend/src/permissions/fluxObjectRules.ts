@@ -9,23 +9,42 @@ import {
 // zod 3: the permission framework turns rule parameters into JSON Schema with zod-to-json-schema
 import { z } from 'zod';
 
-/** The fields of a Flux object that read permissions can be conditioned on. */
-export type FluxObjectField = 'cluster' | 'namespace' | 'tenant' | 'service';
+/**
+ * The fields of a Flux object that permissions can be conditioned on. `owner` holds several values: the catalog
+ * refs that own the object (its service's Components' owners, its tenant's group).
+ */
+export type FluxObjectField = 'cluster' | 'namespace' | 'tenant' | 'service' | 'owner';
 
-/** A condition as the index evaluates it: the object's field is one of the values. */
+/** A field's value: one name, several (`owner`), or none. */
+export type FluxObjectFieldValue = string | readonly string[] | null;
+
+/** A condition as the index evaluates it: the object's field is (or, for `owner`, includes) one of the values. */
 export interface FluxObjectQuery {
   field: FluxObjectField;
   values: string[];
 }
 
+/** A Flux object as permission rules see it: the API's object, and the catalog refs that own it. */
+export interface FluxObjectResource extends FleetObject {
+  /** Full, lower-case entity refs (`group:default/platform`), from `ObjectOwnership`. */
+  ownedBy: readonly string[];
+}
+
 /** The permission resource of a Flux object: `flux-fleet-object`, its ref being the object's key. */
 export const fluxObjectResourceRef = createPermissionResourceRef<
-  FleetObject,
+  FluxObjectResource,
   FluxObjectQuery
 >().with({ pluginId: 'flux-fleet', resourceType: FLUX_OBJECT_RESOURCE_TYPE });
 
-/** The value of a field of an object, as rules read it. */
-export function fieldOf(object: FleetObject, field: FluxObjectField): string | null {
+/**
+ * The value of a field of an object, as rules read it. `owners` gives the `owner` field of an object that does
+ * not carry `ownedBy` (the read routes resolve it only when a policy asks for it).
+ */
+export function fieldOf(
+  object: FleetObject & { ownedBy?: readonly string[] },
+  field: FluxObjectField,
+  owners?: () => readonly string[],
+): FluxObjectFieldValue {
   switch (field) {
     case 'cluster':
       return object.ref.cluster;
@@ -33,9 +52,19 @@ export function fieldOf(object: FleetObject, field: FluxObjectField): string | n
       return object.ref.namespace;
     case 'tenant':
       return object.boundary.tenant;
+    case 'owner':
+      return object.ownedBy ?? owners?.() ?? [];
     default:
       return object.service;
   }
+}
+
+/** Whether a field's value is one of the values (entity refs compared as Backstage does: ignoring case). */
+export function fieldMatches(value: FluxObjectFieldValue, field: FluxObjectField, values: readonly string[]) {
+  if (value === null) return false;
+  if (typeof value === 'string') return values.includes(value);
+  const wanted = new Set(field === 'owner' ? values.map(v => v.toLocaleLowerCase('en-US')) : values);
+  return value.some(v => wanted.has(v));
 }
 
 type Ref = typeof fluxObjectResourceRef;
@@ -45,10 +74,8 @@ function namesSchema(param: string, what: string): any {
   return z.object({ [param]: z.array(z.string()).describe(what) });
 }
 
-const has = (object: FleetObject, field: FluxObjectField, values: string[]) => {
-  const value = fieldOf(object, field);
-  return value !== null && values.includes(value);
-};
+const has = (object: FluxObjectResource, field: FluxObjectField, values: string[]) =>
+  fieldMatches(fieldOf(object, field), field, values);
 
 /** Rules a permission policy can condition `flux-fleet.object.*` on. */
 export const fluxObjectRules = {
@@ -83,5 +110,14 @@ export const fluxObjectRules = {
     paramsSchema: namesSchema('services', 'service names'),
     apply: (object, { services }) => has(object, 'service', services),
     toQuery: ({ services }) => ({ field: 'service', values: services }),
+  }),
+  isOwnedBy: createPermissionRule<Ref, { claims: string[] }>({
+    name: 'IS_OWNED_BY',
+    description:
+      "Allow Flux objects owned by one of the given entity refs (a policy passes the caller's ownership refs): the owner of a catalog Component of the object's service, or the group its tenant maps to",
+    resourceRef: fluxObjectResourceRef,
+    paramsSchema: namesSchema('claims', 'entity refs, e.g. group:default/platform'),
+    apply: (object, { claims }) => has(object, 'owner', claims),
+    toQuery: ({ claims }) => ({ field: 'owner', values: claims }),
   }),
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import { emptyBodySchema, reconcileBodySchema } from '../actions/actionRoutes';
 import {
   findingsQuerySchema,
   instancesQuerySchema,
@@ -6,6 +7,7 @@ import {
   shardsQuerySchema,
 } from './requestSchemas';
 import {
+  actionResultSchema,
   apiSchemas,
   clusterHealthSchema,
   entityViewSchema,
@@ -91,6 +93,34 @@ function get(summary: string, responses: object, parameters: object[] = []) {
   return { get: { summary, parameters, responses } };
 }
 
+const error = { $ref: '#/components/responses/Error' };
+
+/** An action route: its body, and the refusals a caller meets. */
+function action(summary: string, body: z.ZodType, permission: string) {
+  return {
+    post: {
+      summary,
+      description: `Needs the permission ${permission} on the object (resource ref: its key). Audited.`,
+      parameters: pathParameters(['cluster', 'namespace', 'kind', 'name']),
+      requestBody: {
+        required: false,
+        content: { 'application/json': { schema: jsonSchema(body) } },
+      },
+      responses: {
+        ...ok(actionResultSchema, 'the request was written; whether the controller handled it yet'),
+        403: {
+          ...error,
+          description:
+            'without the permission, or when the credentials for the cluster are read-only',
+        },
+        404: error,
+        409: { ...error, description: 'reconcile of a suspended object' },
+        503: { ...error, description: 'the cluster cannot be reached' },
+      },
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document of the Flux Fleet API, built from the same schemas that validate it. */
 export function buildOpenApiDocument(): object {
   const { schemas } = z.toJSONSchema(apiSchemas, {
@@ -105,7 +135,7 @@ export function buildOpenApiDocument(): object {
       title: 'Flux Fleet',
       version: '1',
       description:
-        'Flux objects of every watched cluster with owner (instance, shard), reconcile state and tenancy boundary. Every answer comes from the fleet index in memory; no route calls a cluster. Every route requires Backstage credentials.',
+        'Flux objects of every watched cluster with owner (instance, shard), reconcile state and tenancy boundary. Every read comes from the fleet index in memory; only the actions (reconcile, suspend, resume) call a cluster. Every route requires Backstage credentials.',
     },
     servers: [{ url: '/api/flux-fleet' }],
     security: [{ backstage: [] }],
@@ -145,6 +175,21 @@ export function buildOpenApiDocument(): object {
         'Findings of the fleet analysis',
         ok(itemsOf(findingSchema), 'the findings'),
         queryParameters(findingsQuerySchema),
+      ),
+      '/objects/{cluster}/{namespace}/{kind}/{name}/reconcile': action(
+        'Ask Flux to reconcile the object now (reconcile.fluxcd.io/requestedAt); refused while it is suspended',
+        reconcileBodySchema,
+        'flux-fleet.object.reconcile',
+      ),
+      '/objects/{cluster}/{namespace}/{kind}/{name}/suspend': action(
+        'Suspend the object (spec.suspend; Flux Operator kinds: fluxcd.controlplane.io/reconcile: disabled)',
+        emptyBodySchema,
+        'flux-fleet.object.suspend',
+      ),
+      '/objects/{cluster}/{namespace}/{kind}/{name}/resume': action(
+        'Resume the object',
+        emptyBodySchema,
+        'flux-fleet.object.suspend',
       ),
     },
     components: {

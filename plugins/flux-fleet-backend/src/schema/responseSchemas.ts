@@ -4,6 +4,7 @@
  * type), so the schema cannot drift from what the code serves.
  */
 import {
+  ActionResult,
   ClusterHealth,
   ENFORCEMENT_LEVELS,
   EntityView,
@@ -301,3 +302,20 @@ export const objectPageSchema = z
     nextCursor: z.string().optional(),
   })
   .register(apiSchemas, { id: 'FleetObjectPage' });
+
+/** `ActionResult`: what reconcile, suspend and resume answer. */
+export const actionResultSchema = z
+  .object({
+    key: z.string(),
+    action: z.enum(['reconcile', 'suspend', 'resume']),
+    requestedAt: time
+      .optional()
+      .describe('the token written to reconcile.fluxcd.io/requestedAt (reconcile)'),
+    handled: z
+      .enum(['yes', 'pending', 'never'])
+      .describe(
+        'whether the controller has handled it; pending: a signal on flux-fleet:object:<key> follows when it does; never: no controller watches the object',
+      ),
+    message: z.string(),
+  })
+  .register(apiSchemas, { id: 'ActionResult' }) satisfies z.ZodType<ActionResult>;
