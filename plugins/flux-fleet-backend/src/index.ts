@@ -7,3 +7,7 @@
 export { fluxFleetPlugin } from './plugin';
 export { fleetIndexServiceFactory } from './service/fleetIndexServiceFactory';
 export { default } from './feature';
+export {
+  fluxObjectConditions,
+  createFluxObjectConditionalDecision,
+} from './permissions/conditionExports';
