@@ -9,7 +9,7 @@ ARGS ?=
 ## make start [FLEET=S|M|L]: the simulated fleet, the backend and the app; open http://localhost:7007
 start:
 	@scripts/bootstrap.sh
-	@FLEET=$(FLEET) scripts/stack.sh up
+	@FLEET=$(FLEET) BACKEND_WATCH=0 scripts/stack.sh up
 	@echo "    kubeconfig and ground truth of the demo fleet: .flux-fleet/kubeconfig, .flux-fleet/truth.json"
 	@echo "    press Ctrl-C to stop"
 	@trap 'scripts/stack.sh down; exit 0' INT TERM; tail -n 0 -f .flux-fleet/backend.log

@@ -48,7 +48,7 @@ up() {
     rm -f "$STATE/kubeconfig" "$STATE/truth.json"
     start_group sim packages/fleet-sim/bin/fleet-sim --size "$FLEET" --seed "$SEED" --port 0 \
       --tls --kubeconfig "$STATE/kubeconfig" --truth "$STATE/truth.json" ${SIM_ARGS:-}
-    wait_for "fleet simulator" 180 grep -q 'fleet-sim ready' "$STATE/sim.log" || { tail -20 "$STATE/sim.log"; exit 1; }
+    wait_for "fleet simulator" 900 grep -q 'fleet-sim ready' "$STATE/sim.log" || { tail -20 "$STATE/sim.log"; exit 1; }
     node scripts/fleet-config.mjs "$STATE/kubeconfig" > "$STATE/app-config.fleet.yaml"
     configs+=(--config "$STATE/app-config.fleet.yaml")
   fi
