@@ -35,7 +35,7 @@ export interface ClusterEntityOptions {
   /** Flux kinds emitted as entities. */
   kinds: ReadonlySet<FluxKind>;
   owners: TenantOwners;
-  /** The catalog Components of a service (full refs, sorted); never empty. */
+  /** The catalog Components of a service (full refs, sorted); empty when the service names no valid entity. */
   serviceComponents(service: string): string[];
 }
 

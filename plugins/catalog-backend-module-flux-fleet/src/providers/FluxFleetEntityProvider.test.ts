@@ -470,6 +470,33 @@ describe('FluxFleetEntityProvider', () => {
     second.provider.dispose();
   });
 
+  it('sends again, in a refresh, only what the catalog still lacks a whole refresh after it was emitted', async () => {
+    let now = Date.parse('2025-11-30T18:00:00Z');
+    // A catalog that has processed nothing yet (a big fleet) and then loses an entity: reading back finds none.
+    const catalog = catalogServiceMock({ entities: [] });
+    const { runScheduledRefresh, summaries, provider } = await startProvider({
+      index: fleet(),
+      catalog,
+      now: () => now,
+    });
+    await runScheduledRefresh();
+    expect(summaries().map(s => s.added.length)).toEqual([9, 4]);
+
+    // Right after: everything was emitted since this refresh's predecessor began, so it may still be queued.
+    now += 1_000;
+    await runScheduledRefresh();
+    expect(summaries()).toHaveLength(2);
+
+    // A refresh later, what the catalog still does not hold was emitted before the previous refresh: sent again.
+    now += 30 * 60_000;
+    await runScheduledRefresh();
+    expect(summaries().slice(2)).toEqual([
+      { locationKeys: ['flux-fleet:prod-eu-1'], added: PROD_EU_1_REFS, removed: [] },
+      { locationKeys: ['flux-fleet:prod-us-1'], added: PROD_US_1_REFS, removed: [] },
+    ]);
+    provider.dispose();
+  });
+
   it('removes the entities of a cluster that left the fleet, once the index is ready', async () => {
     const first = await startProvider({ index: fleet() });
     await first.runScheduledRefresh();

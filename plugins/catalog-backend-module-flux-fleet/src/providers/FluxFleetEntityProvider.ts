@@ -79,6 +79,8 @@ const STATUS_POLL_MS = 5_000;
 interface Pass {
   refresh: boolean;
   readBack?: CatalogView;
+  /** When the refresh before this one started (in a refresh, after the first). */
+  previousRefreshAt?: number;
 }
 
 const CHANGES: Pass = { refresh: false };
@@ -107,6 +109,9 @@ export class FluxFleetEntityProvider implements EntityProvider {
   private unsubscribe?: () => void;
   /** Location → (entity ref → hash of what was emitted; '' when only known from reading the catalog back). */
   private readonly held = new Map<string, Map<string, string>>();
+  /** When this process last emitted each entity it holds (by ref). */
+  private readonly emittedAt = new Map<string, number>();
+  private lastRefreshAt?: number;
   /** When the provider first saw each cluster down. */
   private readonly outageSeenAt = new Map<string, number>();
   private view?: CatalogView;
@@ -305,7 +310,8 @@ export class FluxFleetEntityProvider implements EntityProvider {
   }
 
   private async reconcileAll(): Promise<void> {
-    const pass: Pass = { refresh: true };
+    const pass: Pass = { refresh: true, previousRefreshAt: this.lastRefreshAt };
+    this.lastRefreshAt = this.now();
     try {
       pass.readBack = await readCatalogView({
         catalog: this.deps.catalog,
@@ -461,8 +467,10 @@ export class FluxFleetEntityProvider implements EntityProvider {
 
   /**
    * Whether an entity must be sent: it changed since it was last emitted, or, in a refresh, the catalog was not seen
-   * holding it (emitted by no one since startup, removed by someone, or the catalog could not be read back).
-   * Sending an unchanged entity costs the catalog a hash comparison, never a reprocessing.
+   * holding it although it was emitted before the previous refresh began (time enough to be processed: someone
+   * removed it, or the catalog could not be read back). What was emitted since may simply wait for processing (on a
+   * big fleet, for many minutes): it is not sent again. Sending an unchanged entity would cost the catalog only a
+   * hash comparison, but the provider the work of a mutation.
    */
   private mustSend(
     entity: EmittedEntity,
@@ -471,9 +479,15 @@ export class FluxFleetEntityProvider implements EntityProvider {
     pass: Pass,
   ): boolean {
     if (held.get(entity.ref) !== entity.hash) return true;
+    if (!pass.refresh) return false;
+    if (pass.readBack?.heldByLocation.get(location)?.has(entity.ref)) {
+      return false;
+    }
+    const emittedAt = this.emittedAt.get(entity.ref);
     return (
-      pass.refresh &&
-      !pass.readBack?.heldByLocation.get(location)?.has(entity.ref)
+      emittedAt === undefined ||
+      (pass.previousRefreshAt !== undefined &&
+        emittedAt < pass.previousRefreshAt)
     );
   }
 
@@ -497,8 +511,15 @@ export class FluxFleetEntityProvider implements EntityProvider {
       removed: removed.map(entityRef => ({ entityRef, locationKey })),
     });
     const held = this.heldAt(location);
-    for (const { ref, hash } of added) held.set(ref, hash);
-    for (const ref of removed) held.delete(ref);
+    const now = this.now();
+    for (const { ref, hash } of added) {
+      held.set(ref, hash);
+      this.emittedAt.set(ref, now);
+    }
+    for (const ref of removed) {
+      held.delete(ref);
+      this.emittedAt.delete(ref);
+    }
     if (held.size === 0) this.held.delete(location);
     this.logger.info(
       `Flux Fleet ${cluster}: ${added.length} entities emitted, ${removed.length} removed${
