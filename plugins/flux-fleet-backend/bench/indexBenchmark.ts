@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import express from 'express';
@@ -35,9 +35,38 @@ const SECONDS = Number(args.get('seconds') ?? 10);
 const CONCURRENCY = Number(args.get('concurrency') ?? 8);
 
 const gc = (globalThis as { gc?: () => void }).gc;
-function settleMemory() {
+const SETTLE_MS = Number(args.get('settle-ms') ?? 2000);
+/** Memory after full collections and a short pause (V8 gives freed pages back in the background). */
+async function settleMemory() {
   for (let i = 0; i < 3; i++) gc?.();
+  await new Promise(r => setTimeout(r, SETTLE_MS));
+  gc?.();
   return process.memoryUsage();
+}
+
+/**
+ * What the plain `JSON.parse` of the same list bodies takes when its items are kept (bench/listBaseline.ts), in
+ * its own process so that it does not disturb the index's figures.
+ */
+async function measureBaseline(kubeconfigPath: string, pageSize: number, contexts: string[]) {
+  const child = spawn(
+    process.execPath,
+    [
+      ...process.execArgv,
+      resolve(__dirname, 'listBaseline.ts'),
+      kubeconfigPath,
+      String(pageSize),
+      ...contexts,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout!.on('data', chunk => {
+    out += chunk;
+  });
+  const code = await new Promise<number | null>(done => child.on('exit', done));
+  if (code !== 0) throw new Error(`the baseline exited with ${code}: ${out}`);
+  return JSON.parse(out) as Record<string, number>;
 }
 
 /** A logger that prints warnings and errors only, so the figures stay readable. */
@@ -136,7 +165,12 @@ async function main() {
       logger,
     );
 
-    const before = settleMemory();
+    const baseline =
+      args.get('baseline') === '0'
+        ? undefined
+        : await measureBaseline(kubeconfigPath, config.watch.pageSize, contexts);
+
+    const before = await settleMemory();
     const index = new FleetIndex({
       clusters: config.clusters.map(c => c.name),
       tenants: config.tenants,
@@ -176,7 +210,7 @@ async function main() {
     }
     const syncMs = Date.now() - started;
     const objects = index.summary().objects;
-    const after = settleMemory();
+    const after = await settleMemory();
     const memory = {
       objects,
       rssMiB: Math.round(after.rss / 2 ** 20),
@@ -189,6 +223,8 @@ async function main() {
         heapTotal: Math.round(peak.heapTotal / 2 ** 20),
       },
       heapBytesPerObject: Math.round((after.heapUsed - before.heapUsed) / objects),
+      /** The same list bodies parsed with plain JSON.parse and kept (bench/listBaseline.ts). */
+      baselinePlainJsonParse: baseline,
     };
 
     if (args.has('diagnose')) {
@@ -247,7 +283,13 @@ async function main() {
         // every caller may read everything; a real decision is cached per caller for 10 s
         readAccess: { filterFor: async () => undefined } as any,
         logger,
-      }),
+        // the action routes are not measured: what the router needs of them, inert
+        writeAccess: { withReadOnly: (cluster: unknown) => cluster },
+        ownership: { refresh: async () => {}, ownersOf: () => [] },
+        actionAccess: {},
+        actions: {},
+        auditor: {},
+      } as any),
     );
     const server = app.listen(0);
     const port = (server.address() as AddressInfo).port;
@@ -392,6 +434,9 @@ async function main() {
         },
       },
       node: process.version,
+      nodeFlags: process.execArgv.filter(a => a.startsWith('--') && !a.startsWith('--require')),
+      /** Load average of the machine (1, 5, 15 min) when the figures were taken: other work shares the cores. */
+      loadAverage: loadavg().map(n => Math.round(n * 100) / 100),
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 

@@ -1,0 +1,193 @@
+/*
+ * Profile of the initial sync of a simulated fleet: memory over time (RSS, heap, external, young generation)
+ * while the index lists every cluster and after, optionally a heap snapshot once synced.
+ *
+ *   node --expose-gc --require @backstage/cli/config/nodeTransform.cjs bench/syncProfile.ts \
+ *     [--size M] [--snapshot /tmp/after-sync.heapsnapshot] [--settle-seconds 5]
+ */
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import { ConfigReader } from '@backstage/config';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import v8 from 'node:v8';
+import { KubeConfig } from '@kubernetes/client-node';
+import { startWatching } from '../src/cluster/startWatching';
+import { readFleetConfig } from '../src/config/readFleetConfig';
+import { FleetIndex } from '../src/service/FleetIndex';
+
+const args = new Map<string, string>();
+for (let i = 2; i < process.argv.length; i += 2) {
+  args.set(process.argv[i].replace(/^--/, ''), process.argv[i + 1]);
+}
+const SIZE = args.get('size') ?? 'M';
+const SETTLE_S = Number(args.get('settle-seconds') ?? 5);
+const gc = (globalThis as { gc?: () => void }).gc;
+
+const logger: LoggerService = {
+  error: m => process.stderr.write(`error: ${m}\n`),
+  warn: m => process.stderr.write(`warn: ${m}\n`),
+  info: () => {},
+  debug: () => {},
+  child: () => logger,
+};
+
+function sample(t0: number, label = '') {
+  const m = process.memoryUsage();
+  const spaces = Object.fromEntries(
+    v8.getHeapSpaceStatistics().map(s => [s.space_name, s]),
+  );
+  const mib = (n: number) => Math.round(n / 2 ** 20);
+  return {
+    t: Date.now() - t0,
+    label,
+    rss: mib(m.rss),
+    heapUsed: mib(m.heapUsed),
+    heapTotal: mib(m.heapTotal),
+    external: mib(m.external),
+    arrayBuffers: mib(m.arrayBuffers),
+    newSpace: mib(spaces.new_space?.space_size ?? 0),
+    oldSpace: mib(spaces.old_space?.space_size ?? 0),
+    lo: mib(spaces.large_object_space?.space_size ?? 0),
+  };
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'flux-fleet-profile-'));
+  const bin = resolve(__dirname, '../../../packages/fleet-sim/bin/fleet-sim');
+  const sim = spawn(
+    process.execPath,
+    [bin, '--size', SIZE, '--seed', '1', '--port', '0', '--churn', '10', '--kubeconfig', join(dir, 'kubeconfig')],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((ready, fail) => {
+    let out = '';
+    sim.stdout!.on('data', c => {
+      out += c;
+      if (out.includes('fleet-sim ready')) ready();
+    });
+    sim.on('exit', code => fail(new Error(`fleet-sim exited ${code}`)));
+  });
+  try {
+    const kubeconfigPath = join(dir, 'kubeconfig');
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfigPath);
+    const contexts = kc.getContexts().map(c => c.name).filter(n => !n.endsWith('-readonly'));
+    const config = readFleetConfig(
+      new ConfigReader({
+        fluxFleet: {
+          clusters: contexts.map(name => ({ name, kubeconfig: { path: kubeconfigPath, context: name } })),
+          persistence: { enabled: false },
+          ...(args.has('page-size') && { watch: { pageSize: Number(args.get('page-size')) } }),
+          ...(args.has('concurrent-lists') && {
+            watch: { concurrentLists: Number(args.get('concurrent-lists')) },
+          }),
+        },
+      }),
+      logger,
+    );
+    for (let i = 0; i < 3; i++) gc?.();
+    const t0 = Date.now();
+    const samples = [sample(t0, 'before')];
+    const index = new FleetIndex({
+      clusters: config.clusters.map(c => c.name),
+      tenants: config.tenants,
+      analysis: config.analysis,
+      eventsPerObject: config.watch.eventsPerObject,
+      logger,
+    });
+    const watchers = startWatching(config, index, logger);
+    let last = 0;
+    for (;;) {
+      if (Date.now() - last >= 250) {
+        samples.push(sample(t0));
+        last = Date.now();
+      }
+      if (index.clusters().every(c => c.synced && c.lagMs === 0)) break;
+      await new Promise(r => setTimeout(r, 10));
+    }
+    const syncMs = Date.now() - t0;
+    samples.push(sample(t0, 'synced'));
+    const settleUntil = Date.now() + SETTLE_S * 1000;
+    while (Date.now() < settleUntil) {
+      await new Promise(r => setTimeout(r, 500));
+      samples.push(sample(t0));
+    }
+    for (let i = 0; i < 3; i++) gc?.();
+    samples.push(sample(t0, 'settled+gc'));
+    const objects = index.summary().objects;
+    process.stdout.write(
+      `${JSON.stringify({ syncMs, objects, rssPerObject: Math.round(((samples[samples.length - 1].rss - samples[0].rss) * 2 ** 20) / objects) })}\n`,
+    );
+    for (const s of samples) process.stdout.write(`${JSON.stringify(s)}\n`);
+    if (args.has('fields')) {
+      // per record field: how many objects have it, distinct values, and characters of distinct strings
+      const stats = new Map<string, { present: number; distinct: Set<unknown>; chars: number }>();
+      for (const name of index.clusterNames()) {
+        for (const r of index.storeOf(name).objects.values()) {
+          for (const [field, value] of Object.entries(r)) {
+            if (value === undefined) continue;
+            let s = stats.get(field);
+            if (!s) stats.set(field, (s = { present: 0, distinct: new Set(), chars: 0 }));
+            s.present++;
+            const v = typeof value === 'object' ? JSON.stringify(value) : value;
+            if (!s.distinct.has(v)) {
+              s.distinct.add(v);
+              if (typeof v === 'string') s.chars += v.length;
+            }
+          }
+        }
+      }
+      for (const [field, s] of stats) {
+        process.stdout.write(`field ${field} present ${s.present} distinct ${s.distinct.size} distinctChars ${s.chars}\n`);
+      }
+    }
+    if (args.has('smaps')) {
+      // the largest mappings by resident size: V8's heap pages versus malloc arenas and others
+      const { readFileSync } = await import('node:fs');
+      const text = readFileSync('/proc/self/smaps', 'utf8');
+      const maps: Array<{ range: string; name: string; rss: number; size: number }> = [];
+      let current: { range: string; name: string; rss: number; size: number } | undefined;
+      for (const line of text.split('\n')) {
+        const head = /^([0-9a-f]+-[0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+        if (head) {
+          current = { range: head[1], name: head[2], rss: 0, size: 0 };
+          maps.push(current);
+        } else if (current && line.startsWith('Rss:')) current.rss = Number(line.split(/\s+/)[1]);
+        else if (current && line.startsWith('Size:')) current.size = Number(line.split(/\s+/)[1]);
+      }
+      const byName = new Map<string, { rss: number; n: number }>();
+      for (const m of maps) {
+        let size = '<1MiB';
+        if (m.size >= 65536) size = '>=64MiB';
+        else if (m.size >= 1024) size = '1-64MiB';
+        const key = m.name || `anon ${size}`;
+        const a = byName.get(key) ?? { rss: 0, n: 0 };
+        a.rss += m.rss;
+        a.n++;
+        byName.set(key, a);
+      }
+      for (const [name, a] of [...byName].sort((x, y) => y[1].rss - x[1].rss).slice(0, 12)) {
+        process.stdout.write(`smaps ${Math.round(a.rss / 1024)} MiB in ${a.n}: ${name}\n`);
+      }
+      for (const m of maps.sort((x, y) => y.rss - x.rss).slice(0, 15)) {
+        process.stdout.write(`map ${m.range} size ${Math.round(m.size / 1024)} MiB rss ${Math.round(m.rss / 1024)} MiB ${m.name}\n`);
+      }
+    }
+    if (args.has('snapshot')) {
+      v8.writeHeapSnapshot(args.get('snapshot'));
+      process.stdout.write(`snapshot written to ${args.get('snapshot')}\n`);
+    }
+    for (const w of watchers) w.stop();
+    index.close();
+  } finally {
+    sim.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch(e => {
+  process.stderr.write(`${e?.stack ?? e}\n`);
+  process.exit(1);
+});
