@@ -51,9 +51,7 @@ describe('normalizeFluxObject', () => {
       kind: 'Kustomization',
       name: 'payments-api',
       apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
-      uid: '6f0c1c9e-8f0e-4d3a-9a57-2b8f8c1e4d21',
       generation: 3,
-      resourceVersion: '918273',
       labels: {
         'sharding.fluxcd.io/key': 'shard1',
         'kustomize.toolkit.fluxcd.io/name': 'tenants',

@@ -229,7 +229,12 @@ class RecordBuilder {
         `${skipped} of ${entries.length} entries of status.inventory.entries have no readable id; ignored`,
       );
     }
-    return { packed: packInventory(kept, this.namespace), count: kept.length };
+    const packed = packInventory(kept, this.namespace);
+    // Pooled: the same release applied to many clusters has the same inventory.
+    return {
+      packed: packed === undefined ? undefined : this.pool.intern(packed),
+      count: kept.length,
+    };
   }
 }
 
@@ -493,9 +498,7 @@ function normalizeUnsafe(
     kind,
     name,
     apiVersion: pool.intern(apiVersion),
-    uid: metadata.string('uid'),
     generation,
-    resourceVersion: metadata.string('resourceVersion'),
     labels,
     annotations,
     deletionTimestamp: metadata.string('deletionTimestamp'),

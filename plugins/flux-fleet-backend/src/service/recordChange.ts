@@ -9,7 +9,6 @@ export type RecordChange = 'none' | 'status' | 'structural';
  * and any field added to the record later) is structural and re-analyses its cluster.
  */
 const STATUS_FIELDS: ReadonlySet<string> = new Set([
-  'resourceVersion',
   'generation',
   'observedGeneration',
   'ready',
@@ -24,9 +23,6 @@ const STATUS_FIELDS: ReadonlySet<string> = new Set([
   'problems',
 ]);
 
-/** Fields that change on every write and say nothing by themselves. */
-const IGNORED_FIELDS: ReadonlySet<string> = new Set(['resourceVersion']);
-
 /** Classifies the change from `before` to `after` (same object). */
 export function classifyRecordChange(
   before: FluxObjectRecord,
@@ -35,7 +31,6 @@ export function classifyRecordChange(
   let change: RecordChange = 'none';
   const fields = new Set([...Object.keys(before), ...Object.keys(after)]);
   for (const field of fields) {
-    if (IGNORED_FIELDS.has(field)) continue;
     const a = (before as unknown as Record<string, unknown>)[field];
     const b = (after as unknown as Record<string, unknown>)[field];
     if (sameValue(a, b)) continue;
