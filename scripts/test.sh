@@ -11,6 +11,8 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 SUMMARY=$OUT/summary.tsv
 : > "$SUMMARY"
 T0=$SECONDS
+# the port of the product the end-to-end suite runs against
+E2E_PORT=${FLUX_FLEET_E2E_PORT:-7017}
 
 record() { # suite passed failed seconds
   printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >> "$SUMMARY"
@@ -76,9 +78,9 @@ echo "==> end-to-end tests (Playwright in Chromium against the running product)"
 s=$SECONDS
 # --tls: kubectl sends the admin context's token only over HTTPS (the tests change the fleet with kubectl);
 # app-config.e2e.yaml indexes the catalog for search every 10 s; no backend restart when a source file changes.
-if DB=pg PORT=7017 EXTRA_CONFIG="$FLUX_FLEET_ROOT/e2e-tests/app-config.e2e.yaml" BACKEND_WATCH=0 \
+if DB=pg PORT=$E2E_PORT EXTRA_CONFIG="$FLUX_FLEET_ROOT/e2e-tests/app-config.e2e.yaml" BACKEND_WATCH=0 \
   scripts/stack.sh up > "$OUT/stack.log" 2>&1; then
-  (cd e2e-tests && PLAYWRIGHT_BASE_URL=http://localhost:7017 FLUX_FLEET_STATE="$FLUX_FLEET_ROOT/.flux-fleet" \
+  (cd e2e-tests && PLAYWRIGHT_BASE_URL=http://localhost:$E2E_PORT FLUX_FLEET_STATE="$FLUX_FLEET_ROOT/.flux-fleet" \
     PLAYWRIGHT_JSON_OUTPUT_NAME="$OUT/e2e.json" yarn playwright test --reporter=list,json > "$OUT/e2e.log" 2>&1)
   e2e_rc=$?
   read -r ep ef < <(node -e '
