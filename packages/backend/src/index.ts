@@ -3,6 +3,10 @@
  * permissions, plus the Flux Fleet backend plugin and its catalog module.
  */
 import { createBackend } from '@backstage/backend-defaults';
+import {
+  coreServices,
+  createBackendFeatureLoader,
+} from '@backstage/backend-plugin-api';
 
 const backend = createBackend();
 
@@ -27,5 +31,18 @@ backend.add(import('@backstage/plugin-signals-backend'));
 
 backend.add(import('@flux-fleet/plugin-flux-fleet-backend'));
 backend.add(import('@flux-fleet/plugin-catalog-backend-module-flux-fleet'));
+
+// The Kubernetes plugin's backend, only when `kubernetes` is configured: `make bench` measures it beside Flux Fleet
+// on the same fleet; the demo runs without it.
+backend.add(
+  createBackendFeatureLoader({
+    deps: { config: coreServices.rootConfig },
+    *loader({ config }) {
+      if (config.has('kubernetes')) {
+        yield import('@backstage/plugin-kubernetes-backend');
+      }
+    },
+  }),
+);
 
 backend.start();

@@ -1,0 +1,79 @@
+/**
+ * Runs the backend's own index benchmark (`plugins/flux-fleet-backend/bench/indexBenchmark.ts`, `yarn bench` in
+ * that package) for one fleet size and reads its figures: the index's owner keeps that file, this harness only
+ * depends on its command line and the JSON it prints.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FleetSize } from '../options';
+import { logTail, startGroup, stopGroup } from '../processGroup';
+
+/** The figures of the index benchmark this harness uses (it prints more; all of it is kept as `raw`). */
+export interface IndexBenchmarkFigures {
+  clusters: number;
+  /** From starting the watches to every cluster synced, with no lag. */
+  syncMs: number;
+  fluxObjects: number;
+  /** RSS growth of the index's process over the objects indexed, after a garbage collection. */
+  rssBytesPerObject: number;
+  heapBytesPerObject: number;
+  raw: Record<string, unknown>;
+}
+
+/** The last JSON document a process printed (the index benchmark ends its output with one). */
+export function lastJsonDocument(output: string): unknown {
+  const lines = output.split('\n');
+  const end = lines.lastIndexOf('}');
+  const start = end < 0 ? -1 : lines.lastIndexOf('{', end);
+  if (start < 0) throw new Error('no JSON document in the output');
+  return JSON.parse(lines.slice(start, end + 1).join('\n'));
+}
+
+/** Reads the figures from the index benchmark's JSON, naming what is missing. */
+export function readIndexFigures(doc: unknown): IndexBenchmarkFigures {
+  const raw = doc as Record<string, any>;
+  const figures = {
+    clusters: raw?.clusters,
+    syncMs: raw?.syncMs,
+    fluxObjects: raw?.memory?.objects,
+    rssBytesPerObject: raw?.memory?.rssBytesPerObject,
+    heapBytesPerObject: raw?.memory?.heapBytesPerObject,
+  };
+  const missing = Object.entries(figures)
+    .filter(([, value]) => typeof value !== 'number')
+    .map(([key]) => key);
+  if (missing.length > 0) {
+    throw new Error(`the index benchmark's output lacks ${missing.join(', ')}`);
+  }
+  return { ...(figures as Omit<IndexBenchmarkFigures, 'raw'>), raw };
+}
+
+/** Runs the index benchmark at `size` (its own simulator, seed 1) and returns its figures. */
+export async function runIndexBenchmark(options: {
+  root: string;
+  dir: string;
+  size: FleetSize;
+  /** Seconds of its entity-view load (its own figure; this harness measures the API through the product). */
+  loadSeconds: number;
+}): Promise<IndexBenchmarkFigures> {
+  const logFile = join(options.dir, `index-benchmark-${options.size}.log`);
+  const group = startGroup(
+    `index benchmark ${options.size}`,
+    'yarn',
+    ['bench', '--size', options.size, '--seconds', String(options.loadSeconds)],
+    { cwd: join(options.root, 'plugins/flux-fleet-backend'), logFile },
+  );
+  const limitMs = options.size === 'L' ? 60 * 60_000 : 15 * 60_000;
+  const timer = setTimeout(() => stopGroup(group), limitMs);
+  const code = await group.exited;
+  clearTimeout(timer);
+  await stopGroup(group); // its simulator, if the benchmark left it behind
+  if (code !== 0) {
+    throw new Error(
+      `the index benchmark at ${
+        options.size
+      } failed (exit ${code}); its log ${logFile}:\n${logTail(group)}`,
+    );
+  }
+  return readIndexFigures(lastJsonDocument(readFileSync(logFile, 'utf8')));
+}

@@ -1,0 +1,118 @@
+/** The command line of `make bench` (`scripts/bench.sh`), read and checked. */
+
+/** Fleet sizes of the simulator (packages/fleet-sim presets). */
+export type FleetSize = 'S' | 'M' | 'L';
+
+/** What one benchmark run measures, and how long it spends on each part. */
+export interface BenchOptions {
+  /** Fleets whose ingest is measured, smallest first. */
+  ingestSizes: FleetSize[];
+  /** The fleet the product runs on for the API, freshness and side-by-side parts. */
+  productSize: 'S' | 'M';
+  quick: boolean;
+  seed: number;
+  /** Status changes per second per cluster while the product runs (freshness is measured under this churn). */
+  churn: number;
+  /** Seconds of load per API route. */
+  loadSeconds: number;
+  /** Concurrent connections of the load generator. */
+  connections: number;
+  /** Changes whose signal is awaited in the freshness part. */
+  freshnessChanges: number;
+  /** Entity page views per plugin in the side-by-side part. */
+  pageViews: number;
+  /** Page views per plugin while one cluster is slow or hangs. */
+  faultViews: number;
+  /** How long a page view may wait for an answer before it counts as not answered. */
+  pageTimeoutMs: number;
+  /** Where the results JSON goes; the README table is rewritten only by full (not quick) runs. */
+  resultsFile: string;
+  updateReadme: boolean;
+}
+
+/** The usage text printed by `--help` and on a wrong flag. */
+export const USAGE = `usage: make bench ARGS="[--size S|M] [--with-l] [--quick] [--seed N] [--churn N]"
+  --size S|M   the fleet of the API, freshness and side-by-side parts (default M); ingest runs S and M (S alone with --size S)
+  --with-l     also the ingest of fleet L (100 clusters, about 1M Flux objects; several minutes and 10+ GB of memory)
+  --quick      a smoke run on fleet S with short measurements (about 2 minutes); results go to bench/results/quick.tmp.json
+  --seed N     the simulated fleet's seed (default 1)
+  --churn N    status changes per second per simulated cluster while the product runs (default 5)`;
+
+/** A command-line mistake, with the usage. */
+export class UsageError extends Error {}
+
+function numberFlag(name: string, raw: string | undefined): number {
+  const value = Number(raw);
+  if (raw === undefined || !Number.isFinite(value) || value < 0) {
+    throw new UsageError(
+      `--${name} needs a number >= 0, got ${raw ?? 'nothing'}`,
+    );
+  }
+  return value;
+}
+
+/** Reads the flags after `make bench ARGS=...`; throws a `UsageError` naming a wrong flag. */
+export function parseBenchOptions(argv: readonly string[]): BenchOptions {
+  let size: 'S' | 'M' | undefined;
+  let withL = false;
+  let quick = false;
+  let seed = 1;
+  let churn = 5;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    switch (flag) {
+      case '--size': {
+        const value = argv[++i]?.toUpperCase();
+        if (value === 'L') {
+          throw new UsageError(
+            '--size L is not run whole (its backend alone needs more than this machine); use --with-l for its ingest',
+          );
+        }
+        if (value !== 'S' && value !== 'M') {
+          throw new UsageError(
+            `--size must be S or M, got ${argv[i] ?? 'nothing'}`,
+          );
+        }
+        size = value;
+        break;
+      }
+      case '--with-l':
+        withL = true;
+        break;
+      case '--quick':
+        quick = true;
+        break;
+      case '--seed':
+        seed = numberFlag('seed', argv[++i]);
+        break;
+      case '--churn':
+        churn = numberFlag('churn', argv[++i]);
+        break;
+      default:
+        throw new UsageError(`unknown flag ${flag}`);
+    }
+  }
+  if (quick && size === 'M') {
+    throw new UsageError('--quick runs on fleet S; leave out --size M');
+  }
+  const productSize = quick ? 'S' : size ?? 'M';
+  const ingestSizes: FleetSize[] = productSize === 'M' ? ['S', 'M'] : ['S'];
+  if (withL) ingestSizes.push('L');
+  return {
+    ingestSizes,
+    productSize,
+    quick,
+    seed,
+    churn,
+    loadSeconds: quick ? 2 : 10,
+    connections: 8,
+    freshnessChanges: quick ? 10 : 60,
+    pageViews: quick ? 5 : 20,
+    faultViews: quick ? 2 : 5,
+    pageTimeoutMs: quick ? 5_000 : 15_000,
+    resultsFile: quick
+      ? 'bench/results/quick.tmp.json'
+      : 'bench/results/latest.json',
+    updateReadme: !quick,
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * Freshness: a change made through a simulated cluster's API (a merge patch of a Kustomization's status, as a
+ * controller writes it), until the signal that announces it reaches a subscribed client on the entity channel
+ * (an open entity page) and on the object channel (an open object detail), under the simulator's churn.
+ */
+import {
+  SIGNAL_CHANNELS,
+  type EntityView,
+  type FleetObject,
+} from '@flux-fleet/plugin-flux-fleet-common';
+import { clusterRequest } from '../clusterRequest';
+import type { SimulatedCluster } from '../kubeconfig';
+import { distribution, type Distribution } from '../stats';
+import type { BackendClient } from './backendClient';
+import { SignalsClient } from './signalsClient';
+
+/** Change-to-signal figures. */
+export interface Freshness {
+  changes: number;
+  entityChannelMs: Distribution;
+  objectChannelMs: Distribution;
+  /** Changes whose signal did not arrive within the timeout, per channel. */
+  missed: { entity: number; object: number };
+  timeoutMs: number;
+}
+
+interface Target {
+  object: FleetObject;
+  entityRef: string;
+  cluster: SimulatedCluster;
+}
+
+/** Opens the pages (entity views and object details) and subscribes to their channels, as the frontend does. */
+async function openPages(
+  client: BackendClient,
+  userToken: string,
+  signals: SignalsClient,
+  services: string[],
+  clusters: Map<string, SimulatedCluster>,
+): Promise<Target[]> {
+  const targets: Target[] = [];
+  for (const service of services) {
+    const view = await client.call<EntityView>(
+      `/api/flux-fleet/entity/component/default/${service}`,
+      {
+        token: userToken,
+      },
+    );
+    if (view.status !== 200 || !view.body) {
+      throw new Error(
+        `the entity view of component:default/${service} answered ${view.status}`,
+      );
+    }
+    signals.subscribe(SIGNAL_CHANNELS.entity(view.body.entityRef));
+    for (const object of view.body.objects) {
+      const cluster = clusters.get(object.ref.cluster);
+      if (object.ref.kind !== 'Kustomization' || !cluster) continue;
+      const { cluster: c, namespace, kind, name } = object.ref;
+      const detail = await client.call(
+        `/api/flux-fleet/objects/${c}/${namespace}/${kind}/${name}`,
+        {
+          token: userToken,
+        },
+      );
+      if (detail.status !== 200)
+        throw new Error(
+          `the detail of ${object.key} answered ${detail.status}`,
+        );
+      signals.subscribe(SIGNAL_CHANNELS.object(object.key));
+      targets.push({ object, entityRef: view.body.entityRef, cluster });
+    }
+  }
+  return targets;
+}
+
+/** Makes `changes` changes, one at a time with a short random pause, and measures each one's signals. */
+export async function measureFreshness(options: {
+  client: BackendClient;
+  userToken: string;
+  services: string[];
+  clusters: SimulatedCluster[];
+  changes: number;
+  timeoutMs?: number;
+}): Promise<Freshness> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const signals = await SignalsClient.connect(
+    options.client.baseUrl,
+    options.userToken,
+  );
+  try {
+    const targets = await openPages(
+      options.client,
+      options.userToken,
+      signals,
+      options.services,
+      new Map(options.clusters.map(c => [c.name, c])),
+    );
+    if (targets.length === 0)
+      throw new Error(
+        `no Kustomization among the Flux objects of ${options.services.join(
+          ', ',
+        )}`,
+      );
+    // let the subscriptions reach the signals plugin before the first change
+    await new Promise(r => setTimeout(r, 500));
+    const entity: number[] = [];
+    const object: number[] = [];
+    const missed = { entity: 0, object: 0 };
+    for (let i = 0; i < options.changes; i++) {
+      const {
+        object: o,
+        entityRef,
+        cluster,
+      } = targets[(i * 7) % targets.length];
+      const onEntity = signals.waitFor(
+        SIGNAL_CHANNELS.entity(entityRef),
+        o.key,
+        timeoutMs,
+      );
+      const onObject = signals.waitFor(
+        SIGNAL_CHANNELS.object(o.key),
+        o.key,
+        timeoutMs,
+      );
+      const path = `/apis/${o.apiVersion}/namespaces/${o.ref.namespace}/kustomizations/${o.ref.name}/status`;
+      const started = performance.now();
+      const answer = await clusterRequest(cluster, path, {
+        method: 'PATCH',
+        contentType: 'application/merge-patch+json',
+        body: { status: { lastHandledReconcileAt: new Date().toISOString() } },
+      });
+      if (answer.status !== 200) {
+        throw new Error(
+          `cluster ${cluster.name}: PATCH ${path} answered ${
+            answer.status
+          }: ${answer.text.slice(0, 200)}`,
+        );
+      }
+      const [atEntity, atObject] = await Promise.all([onEntity, onObject]);
+      if (atEntity === undefined) missed.entity += 1;
+      else entity.push(atEntity - started);
+      if (atObject === undefined) missed.object += 1;
+      else object.push(atObject - started);
+      await new Promise(r => setTimeout(r, 100 + Math.random() * 200));
+    }
+    return {
+      changes: options.changes,
+      entityChannelMs: distribution(entity),
+      objectChannelMs: distribution(object),
+      missed,
+      timeoutMs,
+    };
+  } finally {
+    signals.close();
+  }
+}

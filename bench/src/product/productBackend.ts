@@ -1,0 +1,107 @@
+/**
+ * The product as `make start` runs it (packages/backend through `yarn start`, the app-config files of
+ * scripts/stack.sh plus the benchmark's), started as its own process group on the simulated fleet. The real
+ * backend rather than `startTestBackend`: the figures are what a user's browser gets, through the same plugins,
+ * auth, permissions and signals.
+ */
+import type { ClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import {
+  largestRssInGroup,
+  logTail,
+  startGroup,
+  stopGroup,
+  type ProcessGroup,
+} from '../processGroup';
+import { BackendClient } from './backendClient';
+import { benchBackendConfig, type BenchBackendSettings } from './backendConfig';
+
+/** A running backend. */
+export interface ProductBackend {
+  client: BackendClient;
+  /** From starting the process to the readiness endpoint answering 200. */
+  readyMs: number;
+  /** Resident memory of the backend process now. */
+  rssBytes(): number;
+  /** Waits until every cluster is synced; resolves with the milliseconds waited. */
+  waitSynced(timeoutMs: number): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Starts the backend and waits until it is ready (not yet synced). */
+export async function startProductBackend(options: {
+  root: string;
+  dir: string;
+  settings: BenchBackendSettings;
+}): Promise<ProductBackend> {
+  const configFile = join(options.dir, 'app-config.bench.yaml');
+  writeFileSync(configFile, stringify(benchBackendConfig(options.settings)));
+  const baseUrl = `http://127.0.0.1:${options.settings.port}`;
+  const started = Date.now();
+  const group: ProcessGroup = startGroup(
+    'backend',
+    'yarn',
+    [
+      'start',
+      '--config',
+      join(options.root, 'app-config.yaml'),
+      '--config',
+      configFile,
+    ],
+    {
+      cwd: join(options.root, 'packages/backend'),
+      env: { ...process.env, FLUX_FLEET_API_TOKEN: options.settings.apiToken },
+      logFile: join(options.dir, 'backend.log'),
+    },
+  );
+  let exited = false;
+  group.exited.then(() => {
+    exited = true;
+  });
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    const ready = await fetch(`${baseUrl}/.backstage/health/v1/readiness`)
+      .then(r => r.ok)
+      .catch(() => false);
+    if (ready) break;
+    if (exited || Date.now() > deadline) {
+      const why = exited ? 'exited' : 'is not ready after 240 s';
+      await stopGroup(group);
+      throw new Error(
+        `the backend ${why}; the end of ${group.logFile}:\n${logTail(group)}`,
+      );
+    }
+    await new Promise(r => setTimeout(r, 250));
+  }
+  const readyMs = Date.now() - started;
+  const client = new BackendClient(baseUrl, options.settings.apiToken);
+  return {
+    client,
+    readyMs,
+    rssBytes: () => largestRssInGroup(group.pid),
+    async waitSynced(timeoutMs) {
+      const from = Date.now();
+      for (;;) {
+        const { items } = await client.get<{ items: ClusterHealth[] }>(
+          '/api/flux-fleet/clusters',
+        );
+        if (items.length > 0 && items.every(c => c.synced))
+          return Date.now() - from;
+        if (Date.now() - from > timeoutMs) {
+          const waiting = items
+            .filter(c => !c.synced)
+            .map(c => `${c.name} (${c.status})`);
+          throw new Error(
+            `clusters not synced after ${timeoutMs / 1000} s: ${waiting.join(
+              ', ',
+            )}`,
+          );
+        }
+        await new Promise(r => setTimeout(r, 100));
+      }
+    },
+    stop: () => stopGroup(group),
+  };
+}

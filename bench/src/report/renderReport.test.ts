@@ -1,0 +1,166 @@
+import type { Distribution } from '../stats';
+import { renderReport } from './renderReport';
+import type { BenchResults } from './results';
+
+const dist = (p50: number, p99 = p50 * 2): Distribution => ({
+  count: 20,
+  p50,
+  p90: p99,
+  p99,
+  max: p99,
+  mean: p50,
+});
+
+function results(overrides: Partial<BenchResults> = {}): BenchResults {
+  return {
+    date: '2026-11-30T20:00:00.000Z',
+    command: '--size M',
+    options: { pageTimeoutMs: 15_000 } as BenchResults['options'],
+    machine: {
+      cores: 2,
+      cpuModel: 'EPYC',
+      memoryGiB: 24,
+      node: 'v24.22.3',
+      platform: 'linux',
+      uptimeBefore: 'load average: 0.50',
+      uptimeAfter: 'load average: 1.90',
+      otherWorkCores: 0.1,
+      noisy: false,
+    },
+    durationSeconds: 300,
+    ingest: [
+      {
+        size: 'M',
+        clusters: 20,
+        fluxObjects: 107_000,
+        index: {
+          syncMs: 9_100,
+          rssBytesPerObject: 2_100,
+          heapBytesPerObject: 1_500,
+        },
+        baseline: {
+          pages: 400,
+          bytes: 300 * 2 ** 20,
+          items: 200_000,
+          parseMs: 1_900,
+          parsedHeapBytes: 1,
+          parsedHeapBytesPerFluxObject: 3_000,
+        },
+        ratios: { syncToParse: 4.79, heapToParsed: 0.5 },
+        indexBenchmark: {},
+      },
+    ],
+    product: {
+      size: 'M',
+      seed: 1,
+      clusters: 20,
+      fluxObjects: 107_000,
+      churnPerSecondPerCluster: 5,
+      services: 100,
+      pageViews: {
+        series: [
+          {
+            kind: 'fluxFleet',
+            views: 20,
+            latencyMs: dist(2.5),
+            failed: 0,
+            timedOut: 0,
+            clusterRequests: 21,
+            clusterRequestsPerView: 0,
+            background: { requestsPerSecond: 2, expectedDuringViews: 21.4 },
+          },
+          {
+            kind: 'kubernetesTab',
+            views: 20,
+            latencyMs: dist(900),
+            failed: 0,
+            timedOut: 0,
+            clusterRequests: 7_200,
+            clusterRequestsPerView: 360,
+          },
+        ],
+        p50ToFluxFleet: { kubernetesTab: 360 },
+      },
+      faults: [
+        {
+          fault: 'hang',
+          cluster: 'prod-eu-west-1',
+          setting: 'hang',
+          series: [
+            {
+              kind: 'fluxFleet',
+              views: 5,
+              latencyMs: dist(3),
+              failed: 0,
+              timedOut: 0,
+              clusterRequests: 0,
+              clusterRequestsPerView: 0,
+            },
+            {
+              kind: 'kubernetesTab',
+              views: 5,
+              latencyMs: dist(15_000),
+              failed: 5,
+              timedOut: 5,
+              clusterRequests: 1_800,
+              clusterRequestsPerView: 360,
+            },
+          ],
+        },
+      ],
+      failures: [],
+    },
+    failures: [],
+    ...overrides,
+  };
+}
+
+describe('renderReport', () => {
+  const report = renderReport(results());
+
+  it('says when, on what and how loaded the machine was', () => {
+    expect(report).toMatch(/^## Benchmarks\n/);
+    expect(report).toContain(
+      '`make bench ARGS="--size M"` on 2026-11-30, 300 s.',
+    );
+    expect(report).toContain('2 cores (EPYC), 24 GiB, Node v24.22.3');
+    expect(report).toContain('other work used 0.1 of the 2 cores');
+    expect(report).not.toContain('noisy');
+  });
+
+  it('prints ingest against its parse baseline as ratios', () => {
+    expect(report).toContain('| start to fully synced | 9.10 s |');
+    expect(report).toContain(
+      '| baseline: `JSON.parse` of the same list bodies | 1.90 s (400 pages, 300.0 MiB) |',
+    );
+    expect(report).toContain('| **sync / parse** | **4.79×** |');
+    expect(report).toContain('1.5 KiB / 2.9 KiB (**0.5×**)');
+  });
+
+  it('puts the Kubernetes plugin beside Flux Fleet with requests per view and per open minute', () => {
+    expect(report).toContain(
+      '| Kubernetes plugin, entity tab: `POST /api/kubernetes/services/:name` | 900 ms | 1.80 s | 360 | 2,160 | **360×** |',
+    );
+    expect(report).toContain(
+      '| 2.50 ms | 5.00 ms | 0 | 0 (no polling: signals) | 1× |',
+    );
+    expect(report).toContain(
+      '21 during its views against 21.4 expected from its background rate',
+    );
+  });
+
+  it('shows pages left unanswered by a hanging cluster', () => {
+    expect(report).toContain('15.0 s (30.0 s); 5 of 5 unanswered after 15.0 s');
+  });
+
+  it('leaves out parts that did not run and lists the failed ones', () => {
+    const failed = renderReport(
+      results({
+        product: undefined,
+        failures: [{ part: 'product M', message: 'backend exited\nlog…' }],
+      }),
+    );
+    expect(failed).not.toContain('Side by side');
+    expect(failed).toContain('**Failed parts:** product M: backend exited');
+  });
+});

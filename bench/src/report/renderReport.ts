@@ -1,0 +1,291 @@
+/**
+ * The results as Markdown: the `## Benchmarks` section of the README (the same text is printed at the end of a
+ * run). Figures a part did not produce are shown as `–`.
+ */
+import type { PageKind, PageViewSeries } from '../product/pageViews';
+import { PAGE_REQUESTS } from '../product/pageViews';
+import type { BenchResults } from './results';
+
+const DASH = '–';
+
+function ms(value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return DASH;
+  if (value >= 10_000) return `${(value / 1000).toFixed(1)} s`;
+  if (value >= 1_000) return `${(value / 1000).toFixed(2)} s`;
+  if (value >= 100) return `${Math.round(value)} ms`;
+  if (value >= 10) return `${value.toFixed(1)} ms`;
+  return `${value.toFixed(2)} ms`;
+}
+
+function count(value: number | undefined): string {
+  return value === undefined || !Number.isFinite(value)
+    ? DASH
+    : Math.round(value).toLocaleString('en-US');
+}
+
+function bytes(value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value)) return DASH;
+  return value >= 1024
+    ? `${(value / 1024).toFixed(1)} KiB`
+    : `${Math.round(value)} B`;
+}
+
+function times(value: number | undefined): string {
+  return value === undefined ? DASH : `${value}×`;
+}
+
+function table(header: string[], rows: string[][]): string {
+  return [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map((_, i) => (i === 0 ? '---' : '--:')).join(' | ')} |`,
+    ...rows.map(r => `| ${r.join(' | ')} |`),
+  ].join('\n');
+}
+
+function machineLine(results: BenchResults): string {
+  const m = results.machine;
+  const other =
+    m.otherWorkCores === undefined
+      ? ''
+      : `; other work used ${m.otherWorkCores} of the ${
+          m.cores
+        } cores on average during the run${
+          m.noisy ? ' (noisy: treat the figures as upper bounds)' : ''
+        }`;
+  return `${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB, Node ${
+    m.node
+  }; \`uptime\` before: \`${m.uptimeBefore}\`, after: \`${
+    m.uptimeAfter ?? DASH
+  }\`${other}.`;
+}
+
+function ingestSection(results: BenchResults): string {
+  if (results.ingest.length === 0) return '';
+  const sizes = results.ingest;
+  const header = [
+    'Ingest (index benchmark; baseline on a simulator of the same fleet)',
+    ...sizes.map(i => `fleet ${i.size}`),
+  ];
+  const row = (label: string, cell: (i: (typeof sizes)[number]) => string) => [
+    label,
+    ...sizes.map(cell),
+  ];
+  return [
+    table(header, [
+      row(
+        'clusters, Flux objects',
+        i => `${i.clusters}, ${count(i.fluxObjects)}`,
+      ),
+      row('start to fully synced', i => ms(i.index.syncMs)),
+      row(
+        'baseline: `JSON.parse` of the same list bodies',
+        i =>
+          `${ms(i.baseline.parseMs)} (${count(i.baseline.pages)} pages, ${(
+            i.baseline.bytes /
+            2 ** 20
+          ).toFixed(1)} MiB)`,
+      ),
+      row('**sync / parse**', i => `**${times(i.ratios.syncToParse)}**`),
+      row('RSS per indexed object', i => bytes(i.index.rssBytesPerObject)),
+      row(
+        'heap per object: index / parsed lists',
+        i =>
+          `${bytes(i.index.heapBytesPerObject)} / ${bytes(
+            i.baseline.parsedHeapBytesPerFluxObject,
+          )} (**${times(i.ratios.heapToParsed)}**)`,
+      ),
+    ]),
+  ].join('\n');
+}
+
+function seriesRow(
+  s: PageViewSeries,
+  ratioToOurs: number | undefined,
+): string[] {
+  const info = PAGE_REQUESTS[s.kind];
+  const perView = s.clusterRequestsPerView;
+  const failed =
+    s.failed > 0
+      ? ` (${s.failed} of ${s.views} failed${
+          s.timedOut ? `, ${s.timedOut} timed out` : ''
+        })`
+      : '';
+  return [
+    `${info.plugin}: \`${info.request}\``,
+    `${ms(s.latencyMs.p50)}${failed}`,
+    ms(s.latencyMs.p99),
+    count(perView),
+    s.kind === 'fluxFleet' ? '0 (no polling: signals)' : count(perView * 6),
+    s.kind === 'fluxFleet' ? '1×' : `**${times(ratioToOurs)}**`,
+  ];
+}
+
+function productSections(results: BenchResults): string[] {
+  const p = results.product;
+  if (!p) return [];
+  const sections: string[] = [];
+  const fleet = `fleet ${p.size}: ${p.clusters} clusters, ${count(
+    p.fluxObjects,
+  )} Flux objects, churn ${p.churnPerSecondPerCluster} changes/s per cluster`;
+  if (p.backend) {
+    sections.push(
+      `**The product** (packages/backend as \`make start\` runs it, ${fleet}): ready ${ms(
+        p.backend.readyMs,
+      )} after start, every cluster synced ${ms(
+        p.backend.syncedMs,
+      )} later; backend RSS ${count(
+        p.backend.rssMiBSynced,
+      )} MiB synced, ${count(p.backend.rssMiBAtEnd)} MiB at the end.`,
+    );
+  }
+  if (p.api) {
+    sections.push(
+      table(
+        [
+          `API under load (${p.api.connections} connections, ${p.api.seconds} s per route)`,
+          'p50',
+          'p99',
+          'requests/s',
+          'p50 / baseline',
+        ],
+        p.api.routes.map(r => [
+          `${r.name}: \`${r.example}\`${
+            r.paths > 1 ? ` (${r.paths} paths)` : ''
+          }${
+            r.non2xx + r.errors > 0
+              ? ` — ${r.non2xx} non-2xx, ${r.errors} errors`
+              : ''
+          }`,
+          ms(r.latencyMs.p50),
+          ms(r.latencyMs.p99),
+          count(r.requestsPerSecond),
+          times(p.api!.p50ToBaseline[r.name]),
+        ]),
+      ),
+    );
+  }
+  if (p.freshness) {
+    const f = p.freshness;
+    const missed =
+      f.missed.entity + f.missed.object > 0
+        ? ` (missed within ${ms(f.timeoutMs)}: entity ${
+            f.missed.entity
+          }, object ${f.missed.object})`
+        : '';
+    sections.push(
+      table(
+        [
+          `Freshness: change through the simulator's API → signal at a subscribed websocket client (${f.changes} changes, under churn)`,
+          'p50',
+          'p99',
+        ],
+        [
+          [
+            'entity channel (an open entity page)',
+            ms(f.entityChannelMs.p50),
+            ms(f.entityChannelMs.p99),
+          ],
+          [
+            `object channel (an open object detail)${missed}`,
+            ms(f.objectChannelMs.p50),
+            ms(f.objectChannelMs.p99),
+          ],
+        ],
+      ),
+    );
+  }
+  if (p.pageViews) {
+    const ratios = p.pageViews.p50ToFluxFleet;
+    const rows = p.pageViews.series.map(s =>
+      seriesRow(s, ratios[s.kind as PageKind]),
+    );
+    const ours = p.pageViews.series.find(s => s.kind === 'fluxFleet');
+    sections.push(
+      [
+        table(
+          [
+            `Side by side: entity page views, same backend and ${
+              p.clusters
+            } clusters (${
+              p.pageViews.series[0]?.views ?? 0
+            } views each, one after another)`,
+            'p50',
+            'p99',
+            'cluster requests per view',
+            'per open page per minute (10 s refresh)',
+            'p50 / Flux Fleet',
+          ],
+          rows,
+        ),
+        ours?.background
+          ? `\n\nFlux Fleet's own cluster requests do not depend on page views: ${count(
+              ours.clusterRequests,
+            )} during its views against ${
+              ours.background.expectedDuringViews
+            } expected from its background rate (${
+              ours.background.requestsPerSecond
+            }/s: probes and watch renewals of ${p.clusters} clusters).`
+          : '',
+      ].join(''),
+    );
+  }
+  if (p.faults && p.faults.length > 0) {
+    const kinds = p.faults[0].series.map(s => s.kind);
+    sections.push(
+      table(
+        [
+          'One cluster misbehaving: entity page p50 (p99)',
+          ...kinds.map(k => PAGE_REQUESTS[k].plugin),
+        ],
+        p.faults.map(f => [
+          `${f.fault === 'slow' ? 'slow' : 'hanging'} cluster ${f.cluster} (\`${
+            f.setting
+          }\`, ${f.series[0]?.views ?? 0} views${
+            f.fault === 'hang' ? ' at once' : ''
+          })`,
+          ...f.series.map(s => {
+            const failed = unanswered(s, results.options.pageTimeoutMs);
+            return `${ms(s.latencyMs.p50)} (${ms(s.latencyMs.p99)})${failed}`;
+          }),
+        ]),
+      ),
+    );
+  }
+  return sections;
+}
+
+/** What a series left unanswered, as a suffix. */
+function unanswered(s: PageViewSeries, timeoutMs: number): string {
+  if (s.timedOut > 0)
+    return `; ${s.timedOut} of ${s.views} unanswered after ${ms(timeoutMs)}`;
+  if (s.failed > 0) return `; ${s.failed} failed`;
+  return '';
+}
+
+/** The `## Benchmarks` section. */
+export function renderReport(results: BenchResults): string {
+  const intro = [
+    '## Benchmarks',
+    '',
+    `\`make bench${
+      results.command ? ` ARGS="${results.command}"` : ''
+    }\` on ${results.date.slice(0, 10)}, ${
+      results.durationSeconds
+    } s. ${machineLine(results)}`,
+    'Every ratio is against a baseline measured in the same run. Raw figures: [`bench/results/latest.json`](bench/results/latest.json).',
+    'Options: `--size S|M` (default M), `--with-l` (ingest of fleet L too), `--quick` (smoke run on S).',
+  ].join('\n');
+  const failures =
+    results.failures.length > 0
+      ? `**Failed parts:** ${results.failures
+          .map(f => `${f.part}: ${f.message.split('\n')[0]}`)
+          .join('; ')}`
+      : '';
+  const parts = [
+    intro,
+    ingestSection(results),
+    ...productSections(results),
+    failures,
+  ];
+  return `${parts.filter(Boolean).join('\n\n')}\n`;
+}

@@ -1,0 +1,151 @@
+/**
+ * The fleet simulator as the benchmark runs it: its CLI in a process of its own (so its CPU and memory are never
+ * counted as a plugin's), and a client of its admin API (faults, ground truth, request counts).
+ */
+import type { Faults, GroundTruth, RequestCounts } from '@flux-fleet/fleet-sim';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readSimulatedClusters, type SimulatedCluster } from './kubeconfig';
+import type { FleetSize } from './options';
+import {
+  startGroup,
+  stopGroup,
+  waitForLogLine,
+  type ProcessGroup,
+} from './processGroup';
+
+/** A cluster as the admin API lists it. */
+interface AdminCluster {
+  name: string;
+  fluxObjects: number;
+  requests: RequestCounts;
+}
+
+/** A running simulated fleet. */
+export interface RunningSimulator {
+  size: FleetSize;
+  adminUrl: string;
+  kubeconfigPath: string;
+  clusters: SimulatedCluster[];
+  /** Flux objects, as the ready line says. */
+  fluxObjects: number;
+  /** From the start of the process to its ready line. */
+  readyMs: number;
+  /** Requests every cluster received so far, summed, by user (`flux-fleet-admin`, `flux-fleet-readonly`…). */
+  requestsByUser(): Promise<Record<string, number>>;
+  setFault(cluster: string, faults: Partial<Faults>): Promise<void>;
+  truth(): Promise<GroundTruth>;
+  stop(): Promise<void>;
+}
+
+/** Where the simulator lives in the repository. */
+export function fleetSimBin(root: string): string {
+  return join(root, 'packages/fleet-sim/bin/fleet-sim');
+}
+
+async function admin<T>(
+  adminUrl: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${adminUrl}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) {
+    throw new Error(
+      `simulator admin API ${path} answered ${
+        response.status
+      }: ${await response.text()}`,
+    );
+  }
+  return (await response.json()) as T;
+}
+
+/**
+ * Starts `fleet-sim --size <size> --seed <seed> --port 0` with a kubeconfig in `dir`; resolves when it prints its
+ * ready line (L takes minutes to generate).
+ */
+export async function startSimulator(options: {
+  /** Names its log and kubeconfig files, e.g. `baseline`. */
+  label: string;
+  root: string;
+  dir: string;
+  size: FleetSize;
+  seed: number;
+  churn: number;
+  tls: boolean;
+}): Promise<RunningSimulator> {
+  const kubeconfigPath = join(
+    options.dir,
+    `kubeconfig-${options.label}-${options.size}`,
+  );
+  const logFile = join(options.dir, `sim-${options.label}-${options.size}.log`);
+  const started = Date.now();
+  const group: ProcessGroup = startGroup(
+    `fleet simulator ${options.size}`,
+    process.execPath,
+    [
+      // L holds about 4 GB
+      '--max-old-space-size=12288',
+      fleetSimBin(options.root),
+      '--size',
+      options.size,
+      '--seed',
+      String(options.seed),
+      '--port',
+      '0',
+      '--churn',
+      String(options.churn),
+      '--kubeconfig',
+      kubeconfigPath,
+      ...(options.tls ? ['--tls'] : []),
+    ],
+    { cwd: options.root, logFile },
+  );
+  try {
+    const ready = await waitForLogLine(
+      group,
+      /fleet-sim ready: (\d+) clusters, (\d+) objects, admin (\S+)/,
+      options.size === 'L' ? 15 * 60_000 : 180_000,
+    );
+    const readyMs = Date.now() - started;
+    const adminUrl = ready[3];
+    const clusters = readSimulatedClusters(
+      readFileSync(kubeconfigPath, 'utf8'),
+    );
+    return {
+      size: options.size,
+      adminUrl,
+      kubeconfigPath,
+      clusters,
+      fluxObjects: Number(ready[2]),
+      readyMs,
+      async requestsByUser() {
+        const { items } = await admin<{ items: AdminCluster[] }>(
+          adminUrl,
+          '/clusters',
+        );
+        const sum: Record<string, number> = {};
+        for (const cluster of items) {
+          for (const [user, count] of Object.entries(cluster.requests.byUser)) {
+            sum[user] = (sum[user] ?? 0) + count;
+          }
+        }
+        return sum;
+      },
+      async setFault(cluster, faults) {
+        await admin(
+          adminUrl,
+          `/clusters/${encodeURIComponent(cluster)}/faults`,
+          faults,
+        );
+      },
+      truth: () => admin<GroundTruth>(adminUrl, '/truth'),
+      stop: () => stopGroup(group),
+    };
+  } catch (error) {
+    await stopGroup(group);
+    throw error;
+  }
+}
