@@ -62,7 +62,7 @@ export const ClusterRow = (props: {
           mb={1.5}
           pl={1}
         >
-          <Box display="flex" alignItems="center">
+          <Box display="flex" alignItems="center" flexWrap="wrap">
             <Box flexGrow={1}>
               <Link
                 component="button"

@@ -70,6 +70,7 @@ export const ActionStatusLine = (props: {
       <Box
         data-testid="flux-fleet-action-status"
         role="status"
+        width="100%"
         display="flex"
         alignItems="center"
         style={{ gap: 8 }}
@@ -89,6 +90,8 @@ export const ActionStatusLine = (props: {
       data-testid="flux-fleet-action-status"
       severity={severity}
       action={dismiss}
+      // a line of its own where the controls sit in a wrapping row (the card's object header)
+      style={{ width: '100%', boxSizing: 'border-box' }}
     >
       {text}
     </Alert>
