@@ -197,6 +197,7 @@ async function main() {
     index.subscribe(changes => signals.onChanges(changes));
 
     const started = Date.now();
+    const cpuAtStart = process.cpuUsage();
     const watchers = startWatching(config, index, logger);
     const peak = { rss: 0, heapUsed: 0, heapTotal: 0 };
     for (;;) {
@@ -209,6 +210,9 @@ async function main() {
       await new Promise(r => setTimeout(r, 10));
     }
     const syncMs = Date.now() - started;
+    // CPU time of this process during the sync: less sensitive than wall time to other work on the machine
+    const syncCpu = process.cpuUsage(cpuAtStart);
+    const syncCpuMs = Math.round((syncCpu.user + syncCpu.system) / 1000);
     const objects = index.summary().objects;
     const after = await settleMemory();
     const memory = {
@@ -419,6 +423,7 @@ async function main() {
       clusters: contexts.length,
       simulatorReadyMs: simReadyMs,
       syncMs,
+      syncCpuMs,
       memory,
       entityViewHttpMs: entityHttp,
       entityViewIndexMs: stats(direct),

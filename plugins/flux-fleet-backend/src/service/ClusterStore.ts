@@ -19,6 +19,7 @@ import type {
 import type { InformerSink } from '../cluster/ResourceInformer';
 import { apiVersionOf, WatchedResource } from '../cluster/WatchedResource';
 import { readFluxEvent, StoredEvent } from './fluxEvents';
+import { RecordTable } from './RecordTable';
 import { classifyRecordChange, sameValue } from './recordChange';
 
 /** What changed in a cluster's store since the index last looked. */
@@ -46,7 +47,8 @@ const WARNINGS_PER_MINUTE = 20;
  * object is logged (naming the cluster and object) and skipped; it never stops the others.
  */
 export class ClusterStore implements ClusterSinks {
-  readonly objects = new Map<string, FluxObjectRecord>();
+  /** The Flux objects' records, by slot (the view's columns follow the same slots). */
+  readonly objects = new RecordTable();
   /** Controller Deployments, by `namespace/name`. */
   readonly controllers = new Map<string, FluxController>();
   readonly namespaces = new Map<string, NamespaceRecord>();
@@ -116,13 +118,13 @@ export class ClusterStore implements ClusterSinks {
       const before = this.objects.get(record.key);
       const change = before ? classifyRecordChange(before, record) : 'structural';
       if (change === 'none') continue;
-      this.objects.set(record.key, record);
+      this.objects.set(record);
       this.pending.changedKeys.add(record.key);
       if (change === 'structural') this.pending.structural = true;
       else this.pending.statusKeys.add(record.key);
     }
-    for (const key of [...this.objects.keys()]) {
-      if (!seen.has(key)) this.removeFlux(key);
+    for (const record of [...this.objects.values()]) {
+      if (!seen.has(record.key)) this.removeFlux(record.key);
     }
     this.replaceIfChanged(
       this.controllers,
@@ -178,8 +180,8 @@ export class ClusterStore implements ClusterSinks {
       },
       listFinished: () => {
         if (!seen) return;
-        for (const [key, record] of this.objects) {
-          if (record.kind === kind && !seen.has(key)) this.removeFlux(key);
+        for (const record of [...this.objects.values()]) {
+          if (record.kind === kind && !seen.has(record.key)) this.removeFlux(record.key);
         }
         seen = undefined;
       },
@@ -187,8 +189,8 @@ export class ClusterStore implements ClusterSinks {
   }
 
   dropFlux(kind: string): void {
-    for (const [key, record] of this.objects) {
-      if (record.kind === kind) this.removeFlux(key);
+    for (const record of [...this.objects.values()]) {
+      if (record.kind === kind) this.removeFlux(record.key);
     }
   }
 
@@ -253,7 +255,7 @@ export class ClusterStore implements ClusterSinks {
     const record = result.record;
     this.malformed.delete(describeRaw(kind, raw));
     const before = this.objects.get(record.key);
-    this.objects.set(record.key, record);
+    this.objects.set(record);
     if (!before) {
       this.pending.structural = true;
       this.pending.changedKeys.add(record.key);

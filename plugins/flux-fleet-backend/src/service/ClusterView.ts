@@ -3,14 +3,22 @@ import {
   deriveReconcileState,
   Finding,
   FindingType,
+  FLUX_KINDS,
+  FluxKind,
+  FluxObjectRecord,
   InstanceSummary,
+  Owner,
+  RECONCILE_STATES,
   reconcileNotHandledFinding,
+  ReconcileState,
+  ReconcileStateName,
   ShardSummary,
+  TenancyBoundary,
 } from '@flux-fleet/plugin-flux-fleet-common';
-import type { ClusterStore } from './ClusterStore';
 import type { IndexedObject } from './IndexedObject';
-import { sameValue } from './recordChange';
-import { SecondaryIndexes } from './SecondaryIndexes';
+import type { RecordTable } from './RecordTable';
+import { ServiceIndex } from './ServiceIndex';
+import { ViewObject } from './ViewObject';
 
 /** What one pass over a cluster changed, for subscribers and signals. */
 export interface ViewChanges {
@@ -38,13 +46,30 @@ function findingTypesOf(findings: readonly Finding[]): readonly FindingType[] {
   return shared;
 }
 
+const KIND_CODE = new Map<string, number>(FLUX_KINDS.map((k, i) => [k, i]));
+const STATE_CODE = new Map<string, number>(RECONCILE_STATES.map((s, i) => [s, i]));
+
+/** The object is in the view (an analysis has derived it). */
+const SHOWN = 1;
+/** Its reconcile request has gone unhandled (rules §2), as last derived. */
+const NOT_HANDLED = 2;
+
+const INITIAL_CAPACITY = 256;
+
+function grown<T extends Uint8Array | Float64Array>(array: T, capacity: number): T {
+  const next = new (array.constructor as new (n: number) => T)(capacity);
+  next.set(array);
+  return next;
+}
+
 /**
- * The derived view of one cluster: each object with its state, owner, boundary, service and findings, the
- * secondary indexes over them, and the cluster's findings, instances and shards from its last analysis.
+ * The derived view of one cluster: for each object of its store, in columns indexed by the object's slot, the
+ * state name and message, owner, boundary, service and finding types, when it last changed and when its state was
+ * derived; the counts per kind and state, the objects per service, and the cluster's findings, instances and
+ * shards from its last analysis. Owners, boundaries and finding lists are shared values, so an object costs
+ * the view about 60 bytes; {@link ClusterView.object} makes an {@link IndexedObject} handle when one is asked for.
  */
 export class ClusterView {
-  readonly objects = new Map<string, IndexedObject>();
-  readonly indexes = new SecondaryIndexes();
   findings: Finding[] = [];
   /** Findings about each object (only objects that have some). */
   findingsByKey = new Map<string, Finding[]>();
@@ -59,7 +84,140 @@ export class ClusterView {
   /** When objects of a snapshot last changed, for the next analysis (which would otherwise say "now"). */
   private seededUpdatedAt?: Map<string, number>;
 
-  constructor(readonly cluster: string) {}
+  private capacity = INITIAL_CAPACITY;
+  private flags = new Uint8Array(INITIAL_CAPACITY);
+  private kindCodes = new Uint8Array(INITIAL_CAPACITY);
+  private stateCodes = new Uint8Array(INITIAL_CAPACITY);
+  private derivedAts = new Float64Array(INITIAL_CAPACITY);
+  private updatedAts = new Float64Array(INITIAL_CAPACITY);
+  private readonly stateMessages: Array<string | undefined> = [];
+  private readonly owners: Array<Owner | undefined> = [];
+  private readonly boundaries: Array<TenancyBoundary | undefined> = [];
+  private readonly services: Array<string | null> = [];
+  private readonly findingTypes: Array<readonly FindingType[]> = [];
+  private shown = 0;
+  private readonly kindCounts = new Int32Array(FLUX_KINDS.length);
+  private readonly stateCounts = new Int32Array(RECONCILE_STATES.length);
+  private readonly serviceIndex = new ServiceIndex();
+
+  constructor(
+    readonly cluster: string,
+    /** The cluster store's records, whose slots the columns follow. */
+    readonly table: RecordTable,
+  ) {}
+
+  /** Objects in the view (as of the last analysis). */
+  get size(): number {
+    return this.shown;
+  }
+
+  /** Whether the slot is in the view and its object still in the store (so it can be shown). */
+  isShown(slot: number): boolean {
+    return (this.flags[slot] & SHOWN) !== 0 && this.table.isLive(slot);
+  }
+
+  /** A handle on the object in a slot, when it is shown. */
+  object(slot: number): IndexedObject | undefined {
+    return this.isShown(slot) ? new ViewObject(this, slot) : undefined;
+  }
+
+  /** A handle on an object by key, when it is shown. */
+  get(key: string): IndexedObject | undefined {
+    const slot = this.table.slotOf(key);
+    return slot === undefined ? undefined : this.object(slot);
+  }
+
+  /** The slots of the objects shown, in slot order. */
+  *slots(): IterableIterator<number> {
+    const limit = Math.min(this.table.slotLimit, this.capacity);
+    for (let slot = 0; slot < limit; slot++) {
+      if (this.isShown(slot)) yield slot;
+    }
+  }
+
+  /** The keys of the objects in the view. */
+  *keys(): IterableIterator<string> {
+    for (const slot of this.slots()) yield this.table.keyOf(slot)!;
+  }
+
+  /** Calls `visit` with the slot of each shown object of a service (rules §6). */
+  forEachOfService(service: string, visit: (slot: number) => void): void {
+    this.serviceIndex.forEach(service, slot => {
+      if (this.isShown(slot)) visit(slot);
+    });
+  }
+
+  /** The services of the objects in the view. */
+  serviceNames(): IterableIterator<string> {
+    return this.serviceIndex.services();
+  }
+
+  /** Objects per kind. */
+  countsByKind(): Partial<Record<FluxKind, number>> {
+    const counts: Partial<Record<FluxKind, number>> = {};
+    this.kindCounts.forEach((n, code) => {
+      if (n > 0) counts[FLUX_KINDS[code]] = n;
+    });
+    return counts;
+  }
+
+  /** Objects per reconcile state. */
+  countsByState(): Partial<Record<ReconcileStateName, number>> {
+    const counts: Partial<Record<ReconcileStateName, number>> = {};
+    this.stateCounts.forEach((n, code) => {
+      if (n > 0) counts[RECONCILE_STATES[code]] = n;
+    });
+    return counts;
+  }
+
+  // ------------------------------------------------------------------ columns, by slot of a shown object
+
+  keyOf(slot: number): string {
+    return this.table.keyOf(slot)!;
+  }
+
+  recordOf(slot: number): FluxObjectRecord {
+    return this.table.recordAt(slot)!;
+  }
+
+  kindOf(slot: number): FluxKind {
+    return FLUX_KINDS[this.kindCodes[slot]];
+  }
+
+  stateNameOf(slot: number): ReconcileStateName {
+    return RECONCILE_STATES[this.stateCodes[slot]];
+  }
+
+  stateMessageOf(slot: number): string | undefined {
+    return this.stateMessages[slot];
+  }
+
+  /** The reconcile state, derived again from the record at the time it was last derived (so it is the same). */
+  stateOf(slot: number): ReconcileState {
+    return deriveReconcileState(this.recordOf(slot), this.derivedAts[slot]);
+  }
+
+  ownerOf(slot: number): Owner {
+    return this.owners[slot]!;
+  }
+
+  boundaryOf(slot: number): TenancyBoundary {
+    return this.boundaries[slot]!;
+  }
+
+  serviceOf(slot: number): string | null {
+    return this.services[slot] ?? null;
+  }
+
+  findingTypesOf(slot: number): readonly FindingType[] {
+    return this.findingTypes[slot] ?? NO_FINDINGS;
+  }
+
+  updatedAtOf(slot: number): number {
+    return this.updatedAts[slot];
+  }
+
+  // ------------------------------------------------------------------ changes
 
   private canonicalOf<T extends object>(value: T, seen: Map<object, object>): T {
     const known = seen.get(value);
@@ -79,10 +237,59 @@ export class ClusterView {
     this.seededUpdatedAt = updatedAt;
   }
 
-  /** Applies a full analysis of the cluster: adds, updates and removes objects. */
+  private ensureCapacity(slot: number) {
+    if (slot < this.capacity) return;
+    let capacity = this.capacity;
+    while (capacity <= slot) capacity *= 2;
+    this.flags = grown(this.flags, capacity);
+    this.kindCodes = grown(this.kindCodes, capacity);
+    this.stateCodes = grown(this.stateCodes, capacity);
+    this.derivedAts = grown(this.derivedAts, capacity);
+    this.updatedAts = grown(this.updatedAts, capacity);
+    this.capacity = capacity;
+  }
+
+  /** Sets the state columns of a slot from a state derived at `now`, keeping the counts. */
+  private setState(slot: number, state: ReconcileState, now: number) {
+    const code = STATE_CODE.get(state.state)!;
+    if (this.flags[slot] & SHOWN) {
+      this.stateCounts[this.stateCodes[slot]]--;
+      this.stateCounts[code]++;
+    }
+    this.stateCodes[slot] = code;
+    this.stateMessages[slot] = state.message;
+    this.derivedAts[slot] = now;
+    if (state.reconcileNotHandled) this.flags[slot] |= NOT_HANDLED;
+    else this.flags[slot] &= ~NOT_HANDLED;
+  }
+
+  private show(slot: number, kind: FluxKind) {
+    this.flags[slot] |= SHOWN;
+    this.kindCodes[slot] = KIND_CODE.get(kind)!;
+    this.kindCounts[this.kindCodes[slot]]++;
+    this.stateCounts[this.stateCodes[slot]]++;
+    this.shown++;
+  }
+
+  private hide(slot: number) {
+    this.flags[slot] = 0;
+    this.kindCounts[this.kindCodes[slot]]--;
+    this.stateCounts[this.stateCodes[slot]]--;
+    this.shown--;
+    this.stateMessages[slot] = undefined;
+    this.owners[slot] = undefined;
+    this.boundaries[slot] = undefined;
+    this.services[slot] = null;
+    this.findingTypes[slot] = NO_FINDINGS;
+  }
+
+  /**
+   * Applies a full analysis of the cluster: adds, updates and removes objects. `changedKeys`: the objects whose
+   * record changed since the last pass.
+   */
   applyAnalysis(
     analysis: ClusterAnalysis,
-    store: ClusterStore,
+    changedKeys: ReadonlySet<string>,
     now: number,
   ): ViewChanges {
     const changes: ViewChanges = {
@@ -90,77 +297,75 @@ export class ClusterView {
       services: new Set(),
       needsAnalysis: false,
     };
+    const table = this.table;
+    // the analysis derived from the newest records: from now on they are what is served
+    table.applyPending();
     const findingsByKey = new Map<string, Finding[]>();
     const seen = new Map<object, object>();
     const used = new Set<object>();
+    const analysed = new Uint8Array(table.slotLimit);
     for (const [key, derived] of analysis.objects) {
-      const record = store.objects.get(key);
-      if (!record) continue;
+      const slot = table.slotOf(key);
+      if (slot === undefined || !table.isLive(slot)) continue;
+      analysed[slot] = 1;
+      this.ensureCapacity(slot);
       const owner = this.canonicalOf(derived.owner, seen);
       const boundary = this.canonicalOf(derived.boundary, seen);
       used.add(owner).add(boundary);
       if (derived.findings.length > 0) findingsByKey.set(key, derived.findings);
       const findings = findingTypesOf(derived.findings);
-      const existing = this.objects.get(key);
       const changedAt = this.seededUpdatedAt?.get(key) ?? now;
-      if (!existing) {
-        const object: IndexedObject = {
-          key,
-          record,
-          state: derived.state,
-          owner,
-          boundary,
-          service: derived.service,
-          findings,
-          updatedAt: changedAt,
-        };
-        this.objects.set(key, object);
-        this.indexes.add(object);
+      const service = derived.service;
+      if (!(this.flags[slot] & SHOWN)) {
+        this.setState(slot, derived.state, now);
+        this.owners[slot] = owner;
+        this.boundaries[slot] = boundary;
+        this.services[slot] = service;
+        this.findingTypes[slot] = findings;
+        this.updatedAts[slot] = changedAt;
+        this.show(slot, table.recordAt(slot)!.kind);
         changes.keys.add(key);
-        if (object.service !== null) changes.services.add(object.service);
+        if (service !== null) changes.services.add(service);
         continue;
       }
-      const recordChanged = existing.record !== record;
-      const ownerChanged = existing.owner !== owner;
-      const boundaryChanged = existing.boundary !== boundary;
-      // the state depends on the record and, for a reconcile request, on the time (rules §2)
+      const before = this.serviceOf(slot);
       const stateChanged =
-        (recordChanged ||
-          existing.state.reconcileNotHandled !== derived.state.reconcileNotHandled) &&
-        !sameValue(existing.state, derived.state);
-      const serviceChanged = existing.service !== derived.service;
-      const findingsChanged = existing.findings !== findings;
+        this.stateCodes[slot] !== STATE_CODE.get(derived.state.state) ||
+        this.stateMessages[slot] !== derived.state.message ||
+        ((this.flags[slot] & NOT_HANDLED) !== 0) !== (derived.state.reconcileNotHandled === true);
       if (
-        !recordChanged &&
-        !ownerChanged &&
-        !boundaryChanged &&
+        !changedKeys.has(key) &&
         !stateChanged &&
-        !serviceChanged &&
-        !findingsChanged
+        this.owners[slot] === owner &&
+        this.boundaries[slot] === boundary &&
+        before === service &&
+        this.findingTypesOf(slot) === findings
       ) {
         continue;
       }
-      if (existing.service !== null) changes.services.add(existing.service);
-      if (derived.service !== null) changes.services.add(derived.service);
-      this.indexes.update(existing, o => {
-        o.record = record;
-        o.owner = owner;
-        o.boundary = boundary;
-        if (stateChanged) o.state = derived.state;
-        o.service = derived.service;
-        o.findings = findings;
-        o.updatedAt = changedAt;
-      });
+      if (before !== null) changes.services.add(before);
+      if (service !== null) changes.services.add(service);
+      this.setState(slot, derived.state, now);
+      this.owners[slot] = owner;
+      this.boundaries[slot] = boundary;
+      this.services[slot] = service;
+      this.findingTypes[slot] = findings;
+      this.updatedAts[slot] = changedAt;
       changes.keys.add(key);
     }
-    for (const [key, object] of this.objects) {
-      if (!analysis.objects.has(key) || !store.objects.has(key)) {
-        this.objects.delete(key);
-        this.indexes.remove(object);
-        changes.keys.add(key);
-        if (object.service !== null) changes.services.add(object.service);
-      }
+    const limit = Math.min(table.slotLimit, this.capacity);
+    for (let slot = 0; slot < limit; slot++) {
+      if (!(this.flags[slot] & SHOWN) || analysed[slot]) continue;
+      const service = this.serviceOf(slot);
+      changes.keys.add(table.keyOf(slot)!);
+      if (service !== null) changes.services.add(service);
+      this.hide(slot);
     }
+    // slots of deleted objects can be given to new ones now that the view shows them no more
+    table.releaseDeleted(slot => slot < this.capacity && (this.flags[slot] & SHOWN) !== 0);
+    this.serviceIndex.rebuild(limit, slot =>
+      this.flags[slot] & SHOWN ? this.serviceOf(slot) : null,
+    );
     // forget answers no object has any more
     for (const [signature, value] of this.canonical) {
       if (!used.has(value)) this.canonical.delete(signature);
@@ -178,29 +383,29 @@ export class ClusterView {
    * Re-derives the state of objects whose status alone changed (rules §2 depends on the record only). When a
    * reconcile request becomes unhandled, or handled, the cluster's findings change: that asks for an analysis.
    */
-  applyStatus(keys: Iterable<string>, store: ClusterStore, now: number): ViewChanges {
+  applyStatus(keys: Iterable<string>, now: number): ViewChanges {
     const changes: ViewChanges = {
       keys: new Set(),
       services: new Set(),
       needsAnalysis: false,
     };
     for (const key of keys) {
-      const object = this.objects.get(key);
-      const record = store.objects.get(key);
+      const slot = this.table.slotOf(key);
+      if (slot === undefined) continue;
+      this.table.applyPending([slot]);
       // new objects arrive with the next analysis, which a structural change has scheduled
-      if (!object || !record) continue;
+      if (!this.isShown(slot)) continue;
+      const record = this.recordOf(slot);
       const state = deriveReconcileState(record, now);
       const unhandled = reconcileNotHandledFinding(record, state, now) !== undefined;
-      if (unhandled !== object.findings.includes('reconcile-not-handled')) {
+      if (unhandled !== this.findingTypesOf(slot).includes('reconcile-not-handled')) {
         changes.needsAnalysis = true;
       }
-      this.indexes.update(object, o => {
-        o.record = record;
-        if (!sameValue(o.state, state)) o.state = state;
-        o.updatedAt = now;
-      });
+      this.setState(slot, state, now);
+      this.updatedAts[slot] = now;
       changes.keys.add(key);
-      if (object.service !== null) changes.services.add(object.service);
+      const service = this.serviceOf(slot);
+      if (service !== null) changes.services.add(service);
     }
     return changes;
   }

@@ -17,6 +17,7 @@ import {
   inventoryWorkloads,
   matchesEntityLink,
   ObjectQuery,
+  Owner,
   Page,
   ReconcileStateName,
   ShardSummary,
@@ -48,6 +49,13 @@ const STATUS_BATCH_MS = 10;
  * one per page), at most this long, so a cluster whose list never completes still shows what was read.
  */
 const INITIAL_SYNC_MAX_DELAY_MS = 10_000;
+
+/** Objects of one shard, per kind and state. */
+interface ShardCounts {
+  objectCount: number;
+  countsByKind: Partial<Record<FluxKind, number>>;
+  countsByState: Partial<Record<ReconcileStateName, number>>;
+}
 
 /** The health of a cluster that another replica watches, as its last snapshot says. */
 export type RemoteHealth = ClusterHealth;
@@ -95,13 +103,13 @@ export class FleetIndex implements FleetIndexService {
   private readonly readyPromise: Promise<void>;
   private closed = false;
   private tenantCache?: { version: string; value: TenantSummary[] };
-  private selectorCache = new Map<string, { version: string; keys: IndexedObject[] }>();
+  private selectorCache = new Map<string, { version: string; keys: string[] }>();
 
   constructor(private readonly options: FleetIndexOptions) {
     for (const name of options.clusters) {
       const slot: ClusterSlot = {
         name,
-        view: new ClusterView(name),
+        view: undefined as unknown as ClusterView,
         store: undefined as unknown as ClusterStore,
         lastChangeAt: 0,
         version: 0,
@@ -113,6 +121,7 @@ export class FleetIndex implements FleetIndexService {
         options.eventsPerObject,
         () => this.onStoreChange(slot),
       );
+      slot.view = new ClusterView(name, slot.store.objects);
       this.slots.set(name, slot);
     }
     this.readyPromise = new Promise(resolve => {
@@ -186,7 +195,7 @@ export class FleetIndex implements FleetIndexService {
       data: {
         format: 1,
         objects,
-        updatedAt: objects.map(r => slot.view.objects.get(r.key)?.updatedAt ?? Date.now()),
+        updatedAt: objects.map(r => slot.view.get(r.key)?.updatedAt ?? Date.now()),
         controllers: [...slot.store.controllers.values()],
         namespaces: [...slot.store.namespaces.values()],
         workloads: [...slot.store.workloads.values()],
@@ -266,26 +275,37 @@ export class FleetIndex implements FleetIndexService {
 
   shards(cluster?: string): ShardSummary[] {
     return this.slotsFor(cluster).flatMap(slot => {
-      const placements = new Map(
-        slot.view.indexes
-          .placements()
-          .map(p => [`${p.instance}/${p.shard}`, p.objects] as const),
-      );
-      // counts from the index, which status changes keep current between analyses
-      return slot.view.shards.map(shard => {
-        const objects = placements.get(`${shard.instance}/${shard.name}`);
-        const countsByKind: Partial<Record<FluxKind, number>> = {};
-        const countsByState: Partial<Record<ReconcileStateName, number>> = {};
-        for (const o of objects ?? []) {
-          countsByKind[o.record.kind] = (countsByKind[o.record.kind] ?? 0) + 1;
-          const s = o.state.state;
-          countsByState[s] = (countsByState[s] ?? 0) + 1;
+      // counts from the view, which status changes keep current between analyses
+      const { view } = slot;
+      const byShard = new Map<string, ShardCounts>();
+      // owners are shared values: counted per owner first, then added up per shard
+      const byOwner = new Map<Owner, ShardCounts>();
+      for (const s of view.slots()) {
+        const owner = view.ownerOf(s);
+        if (owner.status !== 'ok' || owner.instance === null) continue;
+        let counts = byOwner.get(owner);
+        if (!counts) {
+          const key = `${owner.instance}/${owner.shard ?? ''}`;
+          counts = byShard.get(key);
+          if (!counts) {
+            counts = { objectCount: 0, countsByKind: {}, countsByState: {} };
+            byShard.set(key, counts);
+          }
+          byOwner.set(owner, counts);
         }
+        const kind = view.kindOf(s);
+        const state = view.stateNameOf(s);
+        counts.objectCount++;
+        counts.countsByKind[kind] = (counts.countsByKind[kind] ?? 0) + 1;
+        counts.countsByState[state] = (counts.countsByState[state] ?? 0) + 1;
+      }
+      return view.shards.map(shard => {
+        const counts = byShard.get(`${shard.instance}/${shard.name}`);
         return {
           ...shard,
-          objectCount: objects?.size ?? 0,
-          countsByKind,
-          countsByState,
+          objectCount: counts?.objectCount ?? 0,
+          countsByKind: counts?.countsByKind ?? {},
+          countsByState: counts?.countsByState ?? {},
         };
       });
     });
@@ -304,27 +324,29 @@ export class FleetIndex implements FleetIndexService {
       }
     >();
     for (const slot of this.slots.values()) {
-      for (const [name, objects] of slot.view.indexes.tenants()) {
+      const { view } = slot;
+      for (const s of view.slots()) {
+        const boundary = view.boundaryOf(s);
+        const name = boundary.tenant;
+        if (name === null) continue;
         let t = tenants.get(name);
         if (!t) {
           t = { namespaces: new Map(), shards: new Map(), objectCount: 0, counts: {} };
           tenants.set(name, t);
         }
-        for (const o of objects) {
-          t.objectCount++;
-          const e = o.boundary.enforcement;
-          t.counts[e] = (t.counts[e] ?? 0) + 1;
-          t.namespaces.set(`${slot.name}/${o.record.namespace}`, {
+        t.objectCount++;
+        const e = boundary.enforcement;
+        t.counts[e] = (t.counts[e] ?? 0) + 1;
+        // the boundary's namespace is the object's (rules §5)
+        const namespace = boundary.namespace;
+        t.namespaces.set(`${slot.name}/${namespace}`, { cluster: slot.name, namespace });
+        const owner = view.ownerOf(s);
+        if (owner.status === 'ok' && owner.instance && owner.shard) {
+          t.shards.set(`${slot.name}/${owner.instance}/${owner.shard}`, {
             cluster: slot.name,
-            namespace: o.record.namespace,
+            instance: owner.instance,
+            shard: owner.shard,
           });
-          if (o.owner.status === 'ok' && o.owner.instance && o.owner.shard) {
-            t.shards.set(`${slot.name}/${o.owner.instance}/${o.owner.shard}`, {
-              cluster: slot.name,
-              instance: o.owner.instance,
-              shard: o.owner.shard,
-            });
-          }
         }
       }
     }
@@ -360,12 +382,12 @@ export class FleetIndex implements FleetIndexService {
     let shards = 0;
     let unreachable = 0;
     for (const slot of this.slots.values()) {
-      const { indexes } = slot.view;
-      objects += indexes.size;
-      for (const [kind, n] of indexes.kindCounts.counts) {
+      const { view } = slot;
+      objects += view.size;
+      for (const [kind, n] of Object.entries(view.countsByKind())) {
         countsByKind[kind as FluxKind] = (countsByKind[kind as FluxKind] ?? 0) + n;
       }
-      for (const [state, n] of indexes.stateCounts.counts) {
+      for (const [state, n] of Object.entries(view.countsByState())) {
         const s = state as ReconcileStateName;
         countsByState[s] = (countsByState[s] ?? 0) + n;
       }
@@ -395,34 +417,19 @@ export class FleetIndex implements FleetIndexService {
   objects(query: ObjectQuery, readable?: (o: IndexedObject) => boolean): Page<FleetObject> {
     const selector = new PageSelector(query);
     const matchesText = textMatcher(query.q);
-    const sets = {
-      kind: toSet(query.kind),
-      state: toSet(query.state),
-      instance: toSet(query.instance),
-      shard: toSet(query.shard),
-      tenant: toSet(query.tenant),
-      namespace: toSet(query.namespace),
-      service: toSet(query.service),
-      finding: toSet(query.finding),
-      owner: toSet(query.owner),
-    };
-    const matches = (o: IndexedObject): boolean =>
-      (!sets.kind || sets.kind.has(o.record.kind)) &&
-      (!sets.state || sets.state.has(o.state.state)) &&
-      (!sets.namespace || sets.namespace.has(o.record.namespace)) &&
-      (!sets.owner || sets.owner.has(o.owner.status)) &&
-      (!sets.instance || (o.owner.instance !== null && sets.instance.has(o.owner.instance))) &&
-      (!sets.shard || (o.owner.shard !== null && sets.shard.has(o.owner.shard))) &&
-      (!sets.tenant || (o.boundary.tenant !== null && sets.tenant.has(o.boundary.tenant))) &&
-      (!sets.service || (o.service !== null && sets.service.has(o.service))) &&
-      (!sets.finding || o.findings.some(f => sets.finding!.has(f))) &&
-      (!matchesText || matchesText(o)) &&
-      (!readable || readable(o));
-
+    const matchesColumns = columnFilter(query);
     for (const slot of this.slotsFor(query.cluster)) {
-      const candidates = slot.view.indexes.candidates(query) ?? slot.view.objects.values();
-      for (const o of candidates) {
-        if (matches(o)) selector.add(o);
+      const { view } = slot;
+      const visit = (s: number) => {
+        if (!matchesColumns(view, s)) return;
+        const o = view.object(s)!;
+        if ((!matchesText || matchesText(o)) && (!readable || readable(o))) selector.add(o);
+      };
+      // a service filter starts from the service's objects; any other query reads every object's columns
+      if (query.service?.length) {
+        for (const service of new Set(query.service)) view.forEachOfService(service, visit);
+      } else {
+        for (const s of view.slots()) visit(s);
       }
     }
     const page = selector.page();
@@ -437,7 +444,9 @@ export class FleetIndex implements FleetIndexService {
     const slot = this.slots.get(cluster);
     if (!slot) return [];
     const staleness = this.stalenessOf(slot);
-    return [...slot.view.objects.values()]
+    const { view } = slot;
+    return [...view.slots()]
+      .map(s => view.object(s)!)
       .sort(byKey)
       .map(o => toFleetObject(o, slot.store, staleness));
   }
@@ -468,16 +477,25 @@ export class FleetIndex implements FleetIndexService {
   }
 
   entityObjects(link: EntityLink): FleetObject[] {
-    const found = new Set<IndexedObject>();
+    const found = new Map<string, IndexedObject>();
     if (link.kubernetesId !== undefined) {
+      const service = link.kubernetesId;
       for (const slot of this.slots.values()) {
-        for (const o of slot.view.indexes.ofService(link.kubernetesId) ?? []) found.add(o);
+        const { view } = slot;
+        view.forEachOfService(service, s => {
+          const o = view.object(s)!;
+          found.set(o.key, o);
+        });
       }
     }
     if (link.labelSelector !== undefined && link.labelSelector.trim() !== '') {
-      for (const o of this.selectorMatches(link.labelSelector)) found.add(o);
+      for (const key of this.selectorMatches(link.labelSelector)) {
+        if (found.has(key)) continue;
+        const o = this.find(key)?.object;
+        if (o) found.set(key, o);
+      }
     }
-    return [...found]
+    return [...found.values()]
       .sort(byKey)
       .map(o => this.toApi(o));
   }
@@ -527,32 +545,41 @@ export class FleetIndex implements FleetIndexService {
   private find(key: string): { slot: ClusterSlot; object: IndexedObject } | undefined {
     const slash = key.indexOf('/');
     const slot = slash > 0 ? this.slots.get(key.slice(0, slash)) : undefined;
-    const object = slot?.view.objects.get(key);
+    const object = slot?.view.get(key);
     return slot && object ? { slot, object } : undefined;
   }
 
   private toApi(o: IndexedObject): FleetObject {
-    const slot = this.slots.get(o.record.cluster)!;
+    const slot = this.slots.get(o.cluster)!;
     return toFleetObject(o, slot.store, this.stalenessOf(slot));
   }
 
   private linkTargetOf(o: IndexedObject, slot: ClusterSlot): EntityLinkTarget {
+    const record = o.record;
     return {
-      labels: o.record.labels,
+      labels: record.labels,
       service: o.service,
-      workloadLabels: inventoryWorkloads(o.record, slot.store.workloads).map(w => w.labels),
+      workloadLabels: inventoryWorkloads(record, slot.store.workloads).map(w => w.labels),
     };
   }
 
-  private selectorMatches(selector: string): IndexedObject[] {
+  /** The keys of the objects a label selector links (rules §6), kept until the fleet changes. */
+  private selectorMatches(selector: string): string[] {
     const version = this.fleetVersion();
     const cached = this.selectorCache.get(selector);
     if (cached?.version === version) return cached.keys;
-    const matches: IndexedObject[] = [];
+    const matches: string[] = [];
     const link: EntityLink = { labelSelector: selector };
     for (const slot of this.slots.values()) {
-      for (const o of slot.view.objects.values()) {
-        if (matchesEntityLink(this.linkTargetOf(o, slot), link)) matches.push(o);
+      const { view } = slot;
+      for (const s of view.slots()) {
+        const record = view.recordOf(s);
+        const target: EntityLinkTarget = {
+          labels: record.labels,
+          service: view.serviceOf(s),
+          workloadLabels: inventoryWorkloads(record, slot.store.workloads).map(w => w.labels),
+        };
+        if (matchesEntityLink(target, link)) matches.push(view.keyOf(s));
       }
     }
     if (this.selectorCache.size > 1_000) this.selectorCache.clear();
@@ -574,10 +601,7 @@ export class FleetIndex implements FleetIndexService {
   }
 
   private healthOf(slot: ClusterSlot): ClusterHealth {
-    const counts: Partial<Record<FluxKind, number>> = {};
-    for (const [kind, n] of slot.view.indexes.kindCounts.counts) {
-      counts[kind as FluxKind] = n;
-    }
+    const counts = slot.view.countsByKind();
     const fluxVersions = [
       ...new Set(
         [...slot.store.controllers.values()]
@@ -588,7 +612,7 @@ export class FleetIndex implements FleetIndexService {
     if (!slot.watcher && slot.remote) {
       return {
         ...slot.remote,
-        objectCount: slot.view.indexes.size,
+        objectCount: slot.view.size,
         countsByKind: counts,
       };
     }
@@ -601,7 +625,7 @@ export class FleetIndex implements FleetIndexService {
       name: slot.name,
       status,
       synced: watch?.synced ?? false,
-      objectCount: slot.view.indexes.size,
+      objectCount: slot.view.size,
       countsByKind: counts,
       ...(connection?.lastEventAt !== undefined && { lastEventAt: iso(connection.lastEventAt) }),
       ...(watch && { lagMs: watch.lagMs + this.pendingDelay(slot) }),
@@ -646,14 +670,12 @@ export class FleetIndex implements FleetIndexService {
     }
     // every object of the cluster changed its `stale` flag
     slot.version++;
-    const services = new Set<string>();
-    for (const [service] of slot.view.indexes.services()) services.add(service);
     this.emit([
       {
         cluster: slot.name,
-        keys: [...slot.view.objects.keys()],
+        keys: [...slot.view.keys()],
         structural: false,
-        services: [...services],
+        services: [...slot.view.serviceNames()],
       },
     ]);
   }
@@ -728,7 +750,7 @@ export class FleetIndex implements FleetIndexService {
     }
     const changes = slot.store.takeChanges();
     const now = Date.now();
-    const view = slot.view.applyStatus(changes.statusKeys, slot.store, now);
+    const view = slot.view.applyStatus(changes.statusKeys, now);
     for (const key of changes.eventKeys) view.keys.add(key);
     if (view.needsAnalysis) {
       slot.store.requestAnalysis();
@@ -770,7 +792,7 @@ export class FleetIndex implements FleetIndexService {
       );
       return;
     }
-    const view = slot.view.applyAnalysis(analysis, store, now);
+    const view = slot.view.applyAnalysis(analysis, changes.changedKeys, now);
     for (const key of changes.changedKeys) view.keys.add(key);
     for (const key of changes.eventKeys) view.keys.add(key);
     this.publish(slot, view, true);
@@ -812,6 +834,36 @@ export class FleetIndex implements FleetIndexService {
 
 function toSet<T extends string>(values: T[] | undefined): Set<string> | undefined {
   return values && values.length > 0 ? new Set(values) : undefined;
+}
+
+/** The filters of a query that the view's columns answer, as one test of a slot. */
+function columnFilter(query: ObjectQuery): (view: ClusterView, slot: number) => boolean {
+  const sets = {
+    kind: toSet(query.kind),
+    state: toSet(query.state),
+    instance: toSet(query.instance),
+    shard: toSet(query.shard),
+    tenant: toSet(query.tenant),
+    namespace: toSet(query.namespace),
+    service: toSet(query.service),
+    finding: toSet(query.finding),
+    owner: toSet(query.owner),
+  };
+  return (view, s) => {
+    if (sets.kind && !sets.kind.has(view.kindOf(s))) return false;
+    if (sets.state && !sets.state.has(view.stateNameOf(s))) return false;
+    if (sets.namespace && !sets.namespace.has(view.boundaryOf(s).namespace)) return false;
+    const owner = view.ownerOf(s);
+    if (sets.owner && !sets.owner.has(owner.status)) return false;
+    if (sets.instance && (owner.instance === null || !sets.instance.has(owner.instance))) return false;
+    if (sets.shard && (owner.shard === null || !sets.shard.has(owner.shard))) return false;
+    const tenant = view.boundaryOf(s).tenant;
+    if (sets.tenant && (tenant === null || !sets.tenant.has(tenant))) return false;
+    const service = view.serviceOf(s);
+    if (sets.service && (service === null || !sets.service.has(service))) return false;
+    if (sets.finding && !view.findingTypesOf(s).some(f => sets.finding!.has(f))) return false;
+    return true;
+  };
 }
 
 function byKey(a: IndexedObject, b: IndexedObject): number {

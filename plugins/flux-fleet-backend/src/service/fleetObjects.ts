@@ -81,7 +81,7 @@ export function toFleetObjectDetail(
       const key = referenceKey(from.record.cluster, ref);
       if (visited.has(key)) continue;
       visited.add(key);
-      const target = view.objects.get(key);
+      const target = view.get(key);
       dependencies.push({
         ref: {
           cluster: from.record.cluster,
@@ -90,7 +90,7 @@ export function toFleetObjectDetail(
           name: ref.name,
         },
         depth,
-        state: target ? target.state.state : null,
+        state: target ? target.stateName : null,
         ...(target?.state.reason !== undefined && { reason: target.state.reason }),
         ...(target?.state.message !== undefined && {
           message: target.state.message,

@@ -11,13 +11,20 @@ function object(i: number): IndexedObject {
   const kind = KINDS[i % KINDS.length];
   const name = `app-${(i * 7919) % 1000}`;
   const key = `${cluster}/${namespace}/${kind}/${name}`;
+  const state = {
+    state: STATES[i % STATES.length],
+    ...(i % 4 === 0 && { message: `Health check FAILED for ${name}` }),
+  };
   return {
     key,
+    cluster,
+    namespace,
+    kind,
+    name,
     record: { key, cluster, namespace, kind, name } as unknown as FluxObjectRecord,
-    state: {
-      state: STATES[i % STATES.length],
-      ...(i % 4 === 0 && { message: `Health check FAILED for ${name}` }),
-    },
+    stateName: state.state,
+    stateMessage: state.message,
+    state,
     owner: { status: 'ok', instance: 'flux-system', shard: 'main', controller: 'x' },
     boundary: {
       cluster,
@@ -75,15 +82,15 @@ describe('PageSelector', () => {
       const value = (o: IndexedObject) => {
         switch (sort) {
           case 'name':
-            return o.record.name;
+            return o.name;
           case 'state':
-            return STATE_SEVERITY.indexOf(o.state.state);
+            return STATE_SEVERITY.indexOf(o.stateName);
           case 'updatedAt':
             return o.updatedAt;
           case 'cluster':
-            return o.record.cluster;
+            return o.cluster;
           case 'kind':
-            return o.record.kind;
+            return o.kind;
           default:
             return o.key;
         }

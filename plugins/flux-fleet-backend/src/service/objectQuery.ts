@@ -27,18 +27,17 @@ type SortField = NonNullable<ObjectQuery['sort']>;
 type SortValue = string | number;
 
 function sortValue(object: IndexedObject, sort: SortField): SortValue {
-  const record = object.record;
   switch (sort) {
     case 'name':
-      return record.name;
+      return object.name;
     case 'state':
-      return SEVERITY_RANK.get(object.state.state) ?? STATE_SEVERITY.length;
+      return SEVERITY_RANK.get(object.stateName) ?? STATE_SEVERITY.length;
     case 'updatedAt':
       return object.updatedAt;
     case 'cluster':
-      return record.cluster;
+      return object.cluster;
     case 'kind':
-      return record.kind;
+      return object.kind;
     case 'key':
     default:
       return object.key;
@@ -211,10 +210,10 @@ export function textMatcher(q: string | undefined): ((o: IndexedObject) => boole
   if (!text) return undefined;
   const pattern = new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
   return o =>
-    pattern.test(o.record.name) ||
-    pattern.test(o.record.namespace) ||
-    pattern.test(o.record.cluster) ||
+    pattern.test(o.name) ||
+    pattern.test(o.namespace) ||
+    pattern.test(o.cluster) ||
     (o.service !== null && pattern.test(o.service)) ||
     (o.boundary.tenant !== null && pattern.test(o.boundary.tenant)) ||
-    (o.state.message !== undefined && pattern.test(o.state.message));
+    (o.stateMessage !== undefined && pattern.test(o.stateMessage));
 }
