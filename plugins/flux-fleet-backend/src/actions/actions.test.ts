@@ -19,13 +19,15 @@ import { actionResultSchema } from '../schema/responseSchemas';
 
 jest.setTimeout(60_000);
 
-/** Alice's team owns the services under test; Bob owns nothing. */
+/** Alice's team owns the services under test; Bob owns nothing; Carol may read only what her team owns. */
 const ALICE = 'user:default/alice';
 const BOB = 'user:default/bob';
+const CAROL = 'user:default/carol';
 const TEAM = 'group:default/team-checkout';
 const OWNERSHIP: Record<string, string[]> = {
   [ALICE]: [ALICE, TEAM],
   [BOB]: [BOB],
+  [CAROL]: [CAROL, TEAM],
 };
 
 interface Attempt {
@@ -170,7 +172,7 @@ describe('reconcile, suspend and resume', () => {
           authorizeConditional: async (requests, options) => {
             const user = (options.credentials.principal as any).userEntityRef as string;
             return requests.map(({ permission }) =>
-              permission.name === 'flux-fleet.object.read'
+              permission.name === 'flux-fleet.object.read' && user !== CAROL
                 ? { result: AuthorizeResult.ALLOW }
                 : ({
                     result: AuthorizeResult.CONDITIONAL,
@@ -338,6 +340,21 @@ describe('reconcile, suspend and resume', () => {
     } finally {
       await sim.setFault(target.ref.cluster, { down: false });
     }
+  });
+
+  it('lets a policy condition reads on ownership too: a reader sees only what her team owns', async () => {
+    const page = await api('get', '/objects?limit=1000', CAROL);
+    expect(page.status).toBe(200);
+    const services = new Set(page.body.items.map((o: FleetObject) => o.service));
+    expect([...services].sort()).toEqual(
+      ['checkout', targets.helmRelease.service, targets.orphan.service].sort(),
+    );
+    // an object she may not read does not exist for her, actions included
+    const other = (await api('get', `/objects?cluster=${admin[0].name}&kind=Kustomization&q=platform&limit=1`)).body
+      .items[0] as FleetObject;
+    expect(other.service).not.toBe('checkout');
+    expect((await api('get', `/objects/${other.key}`, CAROL)).status).toBe(404);
+    expect((await act(CAROL, 'reconcile', other)).status).toBe(404);
   });
 
   it('refuses callers without credentials, bad input and what a kind does not take', async () => {
