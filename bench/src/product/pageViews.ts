@@ -47,6 +47,8 @@ export interface PageViewSeries {
   /** Views that answered something else than 200, or not within the timeout. */
   failed: number;
   timedOut: number;
+  /** Answers by HTTP status (`0`: none within the timeout). */
+  statuses: Record<string, number>;
   /** Requests the simulated clusters received from this plugin during the views. */
   clusterRequests: number;
   clusterRequestsPerView: number;
@@ -173,6 +175,10 @@ export async function viewPages(options: {
     latencyMs: distribution(answers.map(a => a.ms)),
     failed: answers.filter(a => a.status !== 200).length,
     timedOut: answers.filter(a => a.timedOut).length,
+    statuses: answers.reduce<Record<string, number>>((counts, a) => {
+      counts[a.status] = (counts[a.status] ?? 0) + 1;
+      return counts;
+    }, {}),
     clusterRequests,
     clusterRequestsPerView: round2(Math.max(0, caused) / options.views),
     ...(background ? { background } : {}),

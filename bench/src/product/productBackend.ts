@@ -1,8 +1,9 @@
 /**
- * The product as `make start` runs it (packages/backend through `yarn start`, the app-config files of
- * scripts/stack.sh plus the benchmark's), started as its own process group on the simulated fleet. The real
- * backend rather than `startTestBackend`: the figures are what a user's browser gets, through the same plugins,
- * auth, permissions and signals.
+ * The product as `make start` runs it: packages/backend with the app-config files of scripts/stack.sh plus the
+ * benchmark's, loaded through Backstage's TypeScript transform in development mode (what `yarn start` runs), but
+ * as a plain node process without the CLI's file watcher, which would restart the backend in the middle of a
+ * measurement whenever a source file changes. The real backend rather than `startTestBackend`: the figures are
+ * what a user's browser gets, through the same plugins, auth, permissions, access log and signals.
  */
 import type { ClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
 import { writeFileSync } from 'node:fs';
@@ -40,19 +41,32 @@ export async function startProductBackend(options: {
   writeFileSync(configFile, stringify(benchBackendConfig(options.settings)));
   const baseUrl = `http://127.0.0.1:${options.settings.port}`;
   const started = Date.now();
+  const backendDir = join(options.root, 'packages/backend');
+  const transform = require.resolve(
+    '@backstage/cli-node/config/nodeTransform.cjs',
+    { paths: [backendDir] },
+  );
   const group: ProcessGroup = startGroup(
     'backend',
-    'yarn',
+    process.execPath,
     [
-      'start',
+      '--enable-source-maps',
+      '--require',
+      transform,
+      'src/index',
       '--config',
       join(options.root, 'app-config.yaml'),
       '--config',
       configFile,
     ],
     {
-      cwd: join(options.root, 'packages/backend'),
-      env: { ...process.env, FLUX_FLEET_API_TOKEN: options.settings.apiToken },
+      cwd: backendDir,
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        ESBK_TSCONFIG_PATH: join(options.root, 'tsconfig.json'),
+        FLUX_FLEET_API_TOKEN: options.settings.apiToken,
+      },
       logFile: join(options.dir, 'backend.log'),
     },
   );

@@ -192,7 +192,7 @@ export async function measureProduct(options: {
     writeFileSync(catalogFile, componentsYaml(services));
 
     log(
-      `product ${size}: starting the backend (packages/backend, yarn start) on ${sim.clusters.length} clusters`,
+      `product ${size}: starting the backend (packages/backend) on ${sim.clusters.length} clusters`,
     );
     backend = await startProductBackend({
       root: options.root,
