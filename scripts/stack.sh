@@ -33,6 +33,22 @@ wait_for() { # what, seconds, command...
   done
 }
 
+# The guest's Backstage token, as the app gets it after "Enter".
+guest_token() {
+  curl -sf -H 'X-Requested-With: XMLHttpRequest' "http://127.0.0.1:$PORT/api/auth/guest/refresh" \
+    | node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0, "utf8")).backstageIdentity.token)'
+}
+
+product_ready() {
+  local token
+  token=$(guest_token) || return 1
+  curl -sf -o /dev/null -H "Authorization: Bearer $token" \
+    "http://127.0.0.1:$PORT/api/catalog/entities/by-name/component/default/checkout" || return 1
+  curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$PORT/api/flux-fleet/clusters" \
+    | node -e 'const c = JSON.parse(require("fs").readFileSync(0, "utf8")).items;
+      process.exit(c.length > 0 && c.every(x => x.synced) ? 0 : 1)'
+}
+
 up() {
   mkdir -p "$STATE"
   down >/dev/null 2>&1 || true
@@ -90,7 +106,10 @@ YAML
   fi
   wait_for "backend" 240 curl -sf -o /dev/null "http://127.0.0.1:$PORT/.backstage/health/v1/readiness" \
     || { tail -30 "$STATE/backend.log"; exit 1; }
-  echo "==> Flux Fleet is running: open http://localhost:$PORT (logs in .flux-fleet/*.log)"
+  # usable = the catalog has read its locations and every cluster of the fleet is synced
+  wait_for "catalog and fleet index" 300 product_ready \
+    || echo "!! the catalog or the fleet index is not ready yet; the product is up but may show partial data" >&2
+  echo "==> Flux Fleet is running: open http://localhost:$PORT (logs in $STATE/*.log)"
 }
 
 down() {
