@@ -5,6 +5,7 @@ import {
   KubernetesRequestError,
   parseRetryAfter,
 } from './KubernetesRequestError';
+import { ListBodyReader } from './ListBodyReader';
 
 /** One line of a watch stream. */
 export interface WatchEvent {
@@ -66,6 +67,117 @@ export class ClusterClient {
       }
       throw error;
     }
+  }
+
+  /**
+   * GETs one page of a list and hands each of its items to `onItem` as soon as the item has arrived, parsed on
+   * its own (see {@link ListBodyReader}), so that a page is never held whole. Returns the rest of the list
+   * (kind, metadata) with `items` empty when they were handed over. Throws {@link KubernetesRequestError}; items
+   * handed over before a failure stay handed over.
+   */
+  async getList<T = unknown>(
+    path: string,
+    query: Query,
+    onItem: (item: unknown) => void,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    try {
+      return await this.getListOnce<T>(path, query, onItem, signal);
+    } catch (error) {
+      // a rotated token or expired exec credential: ask client-node again once (nothing was handed over)
+      if (error instanceof KubernetesRequestError && error.status === 401) {
+        this.cachedOptions = undefined;
+        return this.getListOnce<T>(path, query, onItem, signal);
+      }
+      throw error;
+    }
+  }
+
+  private async getListOnce<T>(
+    path: string,
+    query: Query,
+    onItem: (item: unknown) => void,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const url = this.url(path, query);
+    const options = await this.requestOptions();
+    return new Promise<T>((resolve, reject) => {
+      let deadline: NodeJS.Timeout | undefined = undefined;
+      let req: http.ClientRequest | undefined = undefined;
+      let settled = false;
+      const fail = (error: KubernetesRequestError) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        req?.destroy();
+        reject(error);
+      };
+      const malformed = (error: unknown) =>
+        new KubernetesRequestError({
+          cluster: this.cluster,
+          failure: 'malformed',
+          message: `GET ${path} answered with text that is not JSON (${
+            error instanceof Error ? error.message : String(error)
+          })`,
+        });
+      req = this.transport.request(url, options, res => {
+        if (res.statusCode !== 200) {
+          res.setEncoding('utf8');
+          let body = '';
+          res.on('data', (chunk: string) => {
+            body += chunk;
+          });
+          res.on('end', () => fail(this.statusError(path, res, body)));
+          res.on('error', error => fail(this.networkError(path, error)));
+          return;
+        }
+        // Buffers, not text: the reader cuts the items out of the bytes, and only one item is text at a time.
+        const reader = new ListBodyReader(onItem);
+        res.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          try {
+            reader.write(chunk);
+          } catch (error) {
+            fail(malformed(error));
+          }
+        });
+        res.on('error', error => fail(this.networkError(path, error)));
+        res.on('end', () => {
+          if (settled) return;
+          let rest: { items?: unknown } | null;
+          try {
+            rest = reader.end() as { items?: unknown } | null;
+          } catch (error) {
+            fail(malformed(error));
+            return;
+          }
+          settled = true;
+          clearTimeout(deadline);
+          // items the reader could not tell apart from the rest (a key written with escapes) come with it
+          if (Array.isArray(rest?.items) && rest!.items.length > 0) {
+            for (const item of rest!.items) onItem(item);
+            rest!.items = [];
+          }
+          resolve(rest as T);
+        });
+      });
+      deadline = setTimeout(
+        () =>
+          fail(
+            new KubernetesRequestError({
+              cluster: this.cluster,
+              failure: 'timeout',
+              message: `GET ${path} did not answer within ${
+                this.requestTimeoutMs / 1000
+              } s`,
+            }),
+          ),
+        this.requestTimeoutMs,
+      );
+      req.on('error', error => fail(this.networkError(path, error)));
+      this.abortWith(req, signal, () => fail(this.abortedError(path)));
+      req.end();
+    });
   }
 
   private async getJsonOnce<T>(

@@ -158,10 +158,11 @@ export class ResourceInformer {
     let continueToken: string | undefined;
     let resourceVersion = '';
     do {
-      const page = await this.client.getJson<{
+      // each item goes to the sink as it arrives: a page is never held whole
+      const page = await this.client.getList<{
         items?: unknown;
         metadata?: { continue?: string; resourceVersion?: string };
-      }>(
+      } | null>(
         path,
         {
           limit: this.settings.pageSize,
@@ -169,6 +170,7 @@ export class ResourceInformer {
           labelSelector: this.resource.labelSelector,
           fieldSelector: this.resource.fieldSelector,
         },
+        item => this.sink.upsert(item),
         this.abort.signal,
       );
       if (!Array.isArray(page?.items)) {
@@ -179,9 +181,6 @@ export class ResourceInformer {
         });
       }
       this.observer.succeeded(this);
-      for (const item of page.items) {
-        this.sink.upsert(item);
-      }
       continueToken = page.metadata?.continue || undefined;
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
     } while (continueToken && this.running);
