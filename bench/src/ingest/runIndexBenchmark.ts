@@ -61,7 +61,20 @@ export async function runIndexBenchmark(options: {
     `index benchmark ${options.size}`,
     'yarn',
     ['bench', '--size', options.size, '--seconds', String(options.loadSeconds)],
-    { cwd: join(options.root, 'plugins/flux-fleet-backend'), logFile },
+    {
+      cwd: join(options.root, 'plugins/flux-fleet-backend'),
+      // at L the index and its simulator (which inherits NODE_OPTIONS) outgrow Node's default heap limit
+      env:
+        options.size === 'L'
+          ? {
+              ...process.env,
+              NODE_OPTIONS: `${
+                process.env.NODE_OPTIONS ?? ''
+              } --max-old-space-size=16384`.trim(),
+            }
+          : process.env,
+      logFile,
+    },
   );
   const limitMs = options.size === 'L' ? 60 * 60_000 : 15 * 60_000;
   const timer = setTimeout(() => stopGroup(group), limitMs);

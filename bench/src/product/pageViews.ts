@@ -49,6 +49,10 @@ export interface PageViewSeries {
   timedOut: number;
   /** Answers by HTTP status (`0`: none within the timeout). */
   statuses: Record<string, number>;
+  /** Flux objects a view shows, on average (a check that both plugins find the entity's objects). */
+  fluxObjectsPerView: number;
+  /** Kubernetes plugin only: errors its answers list per view (404s of types or versions a cluster lacks). */
+  clusterErrorsPerView?: number;
   /** Requests the simulated clusters received from this plugin during the views. */
   clusterRequests: number;
   clusterRequestsPerView: number;
@@ -57,6 +61,43 @@ export interface PageViewSeries {
    * window just before; `clusterRequests` minus what that rate predicts is what the views caused.
    */
   background?: { requestsPerSecond: number; expectedDuringViews: number };
+}
+
+/** The Kubernetes backend's answer: per cluster, resources by type, and the errors of the requests that failed. */
+interface KubernetesAnswer {
+  items?: Array<{
+    resources?: Array<{ type: string; resources?: unknown[] }>;
+    errors?: unknown[];
+  }>;
+}
+
+/** Flux objects and cluster errors in a view's answer (the Flux cards' answer is the list of both cards'). */
+export function countShown(
+  kind: PageKind,
+  body: unknown,
+): { fluxObjects: number; clusterErrors: number } {
+  if (kind === 'fluxFleet') {
+    return {
+      fluxObjects:
+        (body as { objects?: unknown[] } | undefined)?.objects?.length ?? 0,
+      clusterErrors: 0,
+    };
+  }
+  const answers = (Array.isArray(body) ? body : [body]) as Array<
+    KubernetesAnswer | undefined
+  >;
+  let fluxObjects = 0;
+  let clusterErrors = 0;
+  for (const answer of answers) {
+    for (const cluster of answer?.items ?? []) {
+      clusterErrors += cluster.errors?.length ?? 0;
+      for (const group of cluster.resources ?? []) {
+        if (group.type === 'customresources')
+          fluxObjects += group.resources?.length ?? 0;
+      }
+    }
+  }
+  return { fluxObjects, clusterErrors };
 }
 
 /** Answers a page view of one kind for one service. */
@@ -169,6 +210,13 @@ export async function viewPages(options: {
     };
   }
   const caused = clusterRequests - (background?.expectedDuringViews ?? 0);
+  const shown = answers
+    .filter(a => a.status === 200)
+    .map(a => countShown(options.kind, a.body));
+  const mean = (values: number[]) =>
+    values.length
+      ? round2(values.reduce((x, y) => x + y, 0) / values.length)
+      : 0;
   return {
     kind: options.kind,
     views: options.views,
@@ -179,6 +227,10 @@ export async function viewPages(options: {
       counts[a.status] = (counts[a.status] ?? 0) + 1;
       return counts;
     }, {}),
+    fluxObjectsPerView: mean(shown.map(c => c.fluxObjects)),
+    ...(options.kind === 'fluxFleet'
+      ? {}
+      : { clusterErrorsPerView: mean(shown.map(c => c.clusterErrors)) }),
     clusterRequests,
     clusterRequestsPerView: round2(Math.max(0, caused) / options.views),
     ...(background ? { background } : {}),

@@ -66,6 +66,7 @@ function results(overrides: Partial<BenchResults> = {}): BenchResults {
             failed: 0,
             timedOut: 0,
             statuses: { 200: 20 },
+            fluxObjectsPerView: 4,
             clusterRequests: 21,
             clusterRequestsPerView: 0,
             background: { requestsPerSecond: 2, expectedDuringViews: 21.4 },
@@ -77,6 +78,8 @@ function results(overrides: Partial<BenchResults> = {}): BenchResults {
             failed: 0,
             timedOut: 0,
             statuses: { 200: 20 },
+            fluxObjectsPerView: 3,
+            clusterErrorsPerView: 12,
             clusterRequests: 7_200,
             clusterRequestsPerView: 360,
           },
@@ -96,6 +99,7 @@ function results(overrides: Partial<BenchResults> = {}): BenchResults {
               failed: 0,
               timedOut: 0,
               statuses: { 200: 5 },
+              fluxObjectsPerView: 4,
               clusterRequests: 0,
               clusterRequestsPerView: 0,
             },
@@ -106,6 +110,7 @@ function results(overrides: Partial<BenchResults> = {}): BenchResults {
               failed: 5,
               timedOut: 5,
               statuses: { 0: 5 },
+              fluxObjectsPerView: 0,
               clusterRequests: 1_800,
               clusterRequestsPerView: 360,
             },
@@ -143,10 +148,10 @@ describe('renderReport', () => {
 
   it('puts the Kubernetes plugin beside Flux Fleet with requests per view and per open minute', () => {
     expect(report).toContain(
-      '| Kubernetes plugin, entity tab: `POST /api/kubernetes/services/:name` | 900 ms | 1.80 s | 360 | 2,160 | **360×** |',
+      '| Kubernetes plugin, entity tab: `POST /api/kubernetes/services/:name` | 900 ms | 1.80 s | 3 (12 errors) | 360 | 2,160 | **360×** |',
     );
     expect(report).toContain(
-      '| 2.50 ms | 5.00 ms | 0 | 0 (no polling: signals) | 1× |',
+      '| 2.50 ms | 5.00 ms | 4 | 0 | 0 (no polling: signals) | 1× |',
     );
     expect(report).toContain(
       '21 during its views against 21.4 expected from its background rate',
@@ -155,6 +160,23 @@ describe('renderReport', () => {
 
   it('shows pages left unanswered by a hanging cluster', () => {
     expect(report).toContain('15.0 s (30.0 s); 5 of 5 unanswered after 15.0 s');
+  });
+
+  it('sums the ratios up before the tables', () => {
+    const headline = report.slice(0, report.indexOf('| Ingest'));
+    expect(headline).toContain(
+      "p50 of Kubernetes plugin, entity tab **360×** Flux Fleet's",
+    );
+    expect(headline).toContain(
+      "cluster requests per view **360** against Flux Fleet's **0**",
+    );
+    expect(headline).toContain('one hanging cluster: Flux Fleet');
+    expect(headline).toContain(
+      'Kubernetes plugin, entity tab left pages unanswered after 15.0 s',
+    );
+    expect(headline).toContain(
+      'synced in **4.79×** the time of a plain `JSON.parse` of the same lists',
+    );
   });
 
   it('leaves out parts that did not run and lists the failed ones', () => {

@@ -114,6 +114,9 @@ function seriesRow(
     `${info.plugin}: \`${info.request}\``,
     `${ms(s.latencyMs.p50)}${failed}`,
     ms(s.latencyMs.p99),
+    `${s.fluxObjectsPerView}${
+      s.clusterErrorsPerView ? ` (${s.clusterErrorsPerView} errors)` : ''
+    }`,
     count(perView),
     s.kind === 'fluxFleet' ? '0 (no polling: signals)' : count(perView * 6),
     s.kind === 'fluxFleet' ? '1×' : `**${times(ratioToOurs)}**`,
@@ -211,6 +214,7 @@ function productSections(results: BenchResults): string[] {
             } views each, one after another)`,
             'p50',
             'p99',
+            'Flux objects shown',
             'cluster requests per view',
             'per open page per minute (10 s refresh)',
             'p50 / Flux Fleet',
@@ -254,6 +258,81 @@ function productSections(results: BenchResults): string[] {
   return sections;
 }
 
+/** The ratios in a few lines, before the tables. */
+function headline(results: BenchResults): string {
+  const lines: string[] = [];
+  const p = results.product;
+  const series = (kind: PageKind) =>
+    p?.pageViews?.series.find(s => s.kind === kind);
+  const ours = series('fluxFleet');
+  const tab = series('kubernetesTab');
+  const cards = series('fluxCards');
+  const theirs = [tab, cards].filter(
+    (x): x is PageViewSeries => x !== undefined,
+  );
+  if (p?.pageViews && ours && theirs.length > 0) {
+    const ratios = p.pageViews.p50ToFluxFleet;
+    lines.push(
+      `entity page at ${p.size} (${p.clusters} clusters): p50 of ${theirs
+        .map(
+          s => `${PAGE_REQUESTS[s.kind].plugin} **${times(ratios[s.kind])}**`,
+        )
+        .join(', ')} Flux Fleet's; cluster requests per view ${theirs
+        .map(s => `**${count(s.clusterRequestsPerView)}**`)
+        .join(' and ')} against Flux Fleet's **${count(
+        ours.clusterRequestsPerView,
+      )}**`,
+    );
+  }
+  const hang = p?.faults?.find(f => f.fault === 'hang');
+  if (hang) {
+    const [first, ...others] = hang.series;
+    const stuck = others
+      .filter(s => s.timedOut > 0)
+      .map(s => PAGE_REQUESTS[s.kind].plugin);
+    lines.push(
+      `one hanging cluster: Flux Fleet's page p50 ${ms(first?.latencyMs.p50)}${
+        stuck.length > 0
+          ? `; ${stuck.join(' and ')} left pages unanswered after ${ms(
+              results.options.pageTimeoutMs,
+            )}`
+          : ''
+      }`,
+    );
+  }
+  for (const i of results.ingest) {
+    lines.push(
+      `ingest ${i.size} (${count(
+        i.fluxObjects,
+      )} Flux objects): synced in **${times(
+        i.ratios.syncToParse,
+      )}** the time of a plain \`JSON.parse\` of the same lists, holding **${times(
+        i.ratios.heapToParsed,
+      )}** their parsed heap`,
+    );
+  }
+  if (p?.api) {
+    const entity = p.api.routes.find(r => r.name === 'entity view');
+    if (entity) {
+      lines.push(
+        `entity view under load: p50 ${ms(entity.latencyMs.p50)}, **${times(
+          p.api.p50ToBaseline[entity.name],
+        )}** the catalog's own entity lookup on the same backend`,
+      );
+    }
+  }
+  if (p?.freshness) {
+    lines.push(
+      `a change in a cluster reaches an open entity page in ${ms(
+        p.freshness.entityChannelMs.p50,
+      )} (p50), ${ms(
+        p.freshness.entityChannelMs.p99,
+      )} (p99); the Kubernetes plugin refreshes every 10 s`,
+    );
+  }
+  return lines.length > 0 ? lines.map(l => `- ${l}`).join('\n') : '';
+}
+
 /** What a series left unanswered, as a suffix. */
 function unanswered(s: PageViewSeries, timeoutMs: number): string {
   if (s.timedOut > 0)
@@ -273,7 +352,7 @@ export function renderReport(results: BenchResults): string {
       results.durationSeconds
     } s. ${machineLine(results)}`,
     'Every ratio is against a baseline measured in the same run. Raw figures: [`bench/results/latest.json`](bench/results/latest.json).',
-    'Options: `--size S|M` (default M), `--with-l` (ingest of fleet L too), `--quick` (smoke run on S).',
+    'How each figure is measured, and what flatters whom: [`bench/README.md`](bench/README.md). Options: `--size S|M` (default M), `--with-l` (ingest of fleet L too), `--quick` (smoke run on S).',
   ].join('\n');
   const failures =
     results.failures.length > 0
@@ -283,6 +362,7 @@ export function renderReport(results: BenchResults): string {
       : '';
   const parts = [
     intro,
+    headline(results),
     ingestSection(results),
     ...productSections(results),
     failures,
