@@ -150,6 +150,7 @@ export async function pageViewers(
       const failedOne = [deployments, sources].find(a => a.status !== 200);
       return {
         ...slower,
+        body: [deployments.body, sources.body],
         status: failedOne?.status ?? 200,
         timedOut: deployments.timedOut || sources.timedOut,
       };
