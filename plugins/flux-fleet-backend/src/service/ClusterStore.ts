@@ -123,8 +123,8 @@ export class ClusterStore implements ClusterSinks {
       if (change === 'structural') this.pending.structural = true;
       else this.pending.statusKeys.add(record.key);
     }
-    for (const record of [...this.objects.values()]) {
-      if (!seen.has(record.key)) this.removeFlux(record.key);
+    for (const key of this.existingKeys(() => true)) {
+      if (!seen.has(key)) this.removeFlux(key);
     }
     this.replaceIfChanged(
       this.controllers,
@@ -180,8 +180,8 @@ export class ClusterStore implements ClusterSinks {
       },
       listFinished: () => {
         if (!seen) return;
-        for (const record of [...this.objects.values()]) {
-          if (record.kind === kind && !seen.has(record.key)) this.removeFlux(record.key);
+        for (const key of this.existingKeys(k => k === kind)) {
+          if (!seen.has(key)) this.removeFlux(key);
         }
         seen = undefined;
       },
@@ -189,9 +189,16 @@ export class ClusterStore implements ClusterSinks {
   }
 
   dropFlux(kind: string): void {
-    for (const record of [...this.objects.values()]) {
-      if (record.kind === kind) this.removeFlux(record.key);
+    for (const key of this.existingKeys(k => k === kind)) this.removeFlux(key);
+  }
+
+  /** The keys of the objects of some kinds, without building their records. */
+  private existingKeys(ofKind: (kind: string) => boolean): string[] {
+    const keys: string[] = [];
+    for (const slot of this.objects.existingSlots()) {
+      if (ofKind(this.objects.kindAt(slot))) keys.push(this.objects.keyOf(slot)!);
     }
+    return keys;
   }
 
   supporting(role: SupportingRole, resource: WatchedResource): InformerSink {

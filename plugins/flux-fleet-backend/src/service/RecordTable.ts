@@ -1,4 +1,5 @@
-import type { FluxObjectRecord } from '@flux-fleet/plugin-flux-fleet-common';
+import type { FluxKind, FluxObjectRecord } from '@flux-fleet/plugin-flux-fleet-common';
+import { PackedRecords } from './PackedRecords';
 
 /**
  * The Flux objects of one cluster, each in a numbered slot. The store fills the slots; the view keeps what it
@@ -8,7 +9,8 @@ import type { FluxObjectRecord } from '@flux-fleet/plugin-flux-fleet-common';
  * Each slot holds the record the view has taken in (the *applied* record, which reads answer from) and, while
  * the index has not yet re-derived it, the newer record the cluster sent or its deletion (*pending*). So what is
  * served is always a record together with what was derived from it. A new object is applied at once: the view
- * shows nothing of it before its first analysis anyway.
+ * shows nothing of it before its first analysis anyway. Applied records are packed in columns
+ * ({@link PackedRecords}) and built back when read; pending ones are kept as they came, briefly.
  *
  * A deleted object keeps its slot (and key) until the view has taken the deletion in and releases the slot
  * ({@link RecordTable.releaseDeleted}): a slot is never reused while the view may hold answers about the object
@@ -18,8 +20,8 @@ export class RecordTable {
   private readonly slotByKey = new Map<string, number>();
   /** The key of each slot in use. */
   private readonly keys: Array<string | undefined> = [];
-  /** The applied record of each slot; undefined for deleted and free slots. */
-  private readonly records: Array<FluxObjectRecord | undefined> = [];
+  /** The applied record of each slot; none for deleted and free slots. */
+  private readonly records = new PackedRecords();
   /** Newer records (null: deleted) of slots that have an applied one, until applied. */
   private readonly pending = new Map<number, FluxObjectRecord | null>();
   private readonly freeSlots: number[] = [];
@@ -47,12 +49,38 @@ export class RecordTable {
 
   /** Whether the slot has an applied record. */
   isLive(slot: number): boolean {
-    return this.records[slot] !== undefined;
+    return this.records.has(slot);
   }
 
-  /** The applied record of a slot. */
+  /** The applied record of a slot, built from its columns. */
   recordAt(slot: number): FluxObjectRecord | undefined {
-    return this.records[slot];
+    return this.records.read(slot);
+  }
+
+  /** The kind of the object in a slot in use (an object's kind never changes). */
+  kindAt(slot: number): FluxKind {
+    const pending = this.pending.get(slot);
+    return pending ? pending.kind : this.records.kindAt(slot);
+  }
+
+  /** The name of the object in a slot in use, read from its key. */
+  nameAt(slot: number): string {
+    const key = this.keys[slot]!;
+    return key.slice(key.lastIndexOf('/') + 1);
+  }
+
+  /** The labels of the applied record of a live slot. */
+  labelsAt(slot: number): Readonly<Record<string, string>> {
+    return this.records.labelsAt(slot);
+  }
+
+  /** The source URL of an object (rules: `FleetObject.sourceUrl`), without building its record. */
+  urlOf(key: string): string | undefined {
+    const slot = this.slotByKey.get(key);
+    if (slot === undefined) return undefined;
+    const pending = this.pending.get(slot);
+    if (pending !== undefined) return pending?.url;
+    return this.records.urlAt(slot);
   }
 
   /** The newest record of an object (pending or applied); undefined when it is deleted. */
@@ -65,7 +93,7 @@ export class RecordTable {
   latestAt(slot: number): FluxObjectRecord | undefined {
     const pending = this.pending.get(slot);
     if (pending !== undefined) return pending ?? undefined;
-    return this.records[slot];
+    return this.records.read(slot);
   }
 
   has(key: string): boolean {
@@ -80,8 +108,8 @@ export class RecordTable {
       this.slotByKey.set(record.key, slot);
       this.keys[slot] = record.key;
     }
-    if (this.latestAt(slot) === undefined) this.latestCount++;
-    if (this.records[slot] === undefined) this.records[slot] = record;
+    if (!this.existsAt(slot)) this.latestCount++;
+    if (!this.records.has(slot)) this.records.write(slot, record);
     else this.pending.set(slot, record);
     return slot;
   }
@@ -89,7 +117,7 @@ export class RecordTable {
   /** Deletes an object; its slot stays taken until released. Returns whether it existed. */
   delete(key: string): boolean {
     const slot = this.slotByKey.get(key);
-    if (slot === undefined || this.latestAt(slot) === undefined) return false;
+    if (slot === undefined || !this.existsAt(slot)) return false;
     this.pending.set(slot, null);
     this.latestCount--;
     return true;
@@ -100,7 +128,8 @@ export class RecordTable {
     for (const slot of slots ?? [...this.pending.keys()]) {
       const pending = this.pending.get(slot);
       if (pending === undefined) continue;
-      this.records[slot] = pending ?? undefined;
+      if (pending) this.records.write(slot, pending);
+      else this.records.clear(slot);
       this.pending.delete(slot);
     }
   }
@@ -109,12 +138,30 @@ export class RecordTable {
   releaseDeleted(isShown: (slot: number) => boolean): void {
     for (let slot = 0; slot < this.keys.length; slot++) {
       const key = this.keys[slot];
-      if (key === undefined || this.latestAt(slot) !== undefined || isShown(slot)) continue;
+      if (key === undefined || this.existsAt(slot) || isShown(slot)) continue;
       this.pending.delete(slot);
-      this.records[slot] = undefined;
+      this.records.clear(slot);
       this.slotByKey.delete(key);
       this.keys[slot] = undefined;
       this.freeSlots.push(slot);
+    }
+  }
+
+  /** Whether the object of a slot exists, as the cluster last said (pending changes included). */
+  private existsAt(slot: number): boolean {
+    const pending = this.pending.get(slot);
+    return pending !== undefined ? pending !== null : this.records.has(slot);
+  }
+
+  /** Drops what the packed columns no longer need (see {@link PackedRecords.compactCodes}). */
+  compact(): void {
+    this.records.compactCodes(this.keys.length);
+  }
+
+  /** The slots of the objects that exist (pending changes included), in slot order. */
+  *existingSlots(): IterableIterator<number> {
+    for (let slot = 0; slot < this.keys.length; slot++) {
+      if (this.keys[slot] !== undefined && this.existsAt(slot)) yield slot;
     }
   }
 

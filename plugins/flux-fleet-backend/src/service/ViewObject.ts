@@ -34,7 +34,7 @@ export class ViewObject implements IndexedObject {
   }
 
   get name(): string {
-    return this.record.name;
+    return this.view.table.nameAt(this.slot);
   }
 
   get record(): FluxObjectRecord {

@@ -33,7 +33,7 @@ export function toFleetObject(
   const r = o.record;
   const sourceRef = sourceReferenceOf(r);
   const sourceUrl = sourceRef
-    ? store.objects.get(referenceKey(r.cluster, sourceRef))?.url
+    ? store.objects.urlOf(referenceKey(r.cluster, sourceRef))
     : undefined;
   return {
     key: o.key,

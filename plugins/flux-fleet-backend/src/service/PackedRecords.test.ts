@@ -1,0 +1,169 @@
+import {
+  FluxObjectRecord,
+  normalizeFluxObject,
+  ValuePool,
+} from '@flux-fleet/plugin-flux-fleet-common';
+import { FleetSim, startFleetSim } from '@flux-fleet/fleet-sim';
+import { ClusterClient } from '../cluster/ClusterClient';
+import { createKubeConfig } from '../cluster/createKubeConfig';
+import { discoverFluxResources } from '../cluster/discoverFluxResources';
+import { collectionPath } from '../cluster/WatchedResource';
+import { PackedRecords } from './PackedRecords';
+import { classifyRecordChange } from './recordChange';
+
+jest.setTimeout(30_000);
+
+const pool = new ValuePool();
+
+function recordOf(raw: unknown): FluxObjectRecord {
+  const result = normalizeFluxObject('prod-eu', raw, { pool });
+  if (!result.record) throw new Error(result.error);
+  return result.record;
+}
+
+/** A Kustomization with whatever the test needs on top. */
+function kustomization(extra: { metadata?: object; spec?: object; status?: object } = {}) {
+  return {
+    apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+    kind: 'Kustomization',
+    metadata: { name: 'payments-api', namespace: 'team-payments', generation: 3, ...extra.metadata },
+    spec: { interval: '10m', sourceRef: { kind: 'GitRepository', name: 'payments' }, ...extra.spec },
+    status: {
+      observedGeneration: 3,
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'ReconciliationSucceeded',
+          message: 'Applied revision: main@sha1:4f1c',
+          lastTransitionTime: '2026-07-14T09:13:10Z',
+          observedGeneration: 3,
+        },
+      ],
+      lastAppliedRevision: 'main@sha1:4f1c',
+      lastAttemptedRevision: 'main@sha1:4f1c',
+      ...extra.status,
+    },
+  };
+}
+
+/** Packs records into consecutive slots and reads them back. */
+function roundTrip(records: FluxObjectRecord[]): Array<FluxObjectRecord | undefined> {
+  const packed = new PackedRecords();
+  records.forEach((r, slot) => packed.write(slot, r));
+  return records.map((_, slot) => packed.read(slot));
+}
+
+describe('PackedRecords', () => {
+  it('reads back what it was given for odd records: huge numbers, odd times and statuses, rare fields', () => {
+    const records = [
+      recordOf(kustomization()),
+      recordOf(
+        kustomization({
+          metadata: {
+            generation: 2 ** 40,
+            deletionTimestamp: '2026-07-14T10:00:00Z',
+            annotations: { 'reconcile.fluxcd.io/requestedAt': '2026-07-14T09:12:03.114253411Z' },
+          },
+          spec: {
+            suspend: true,
+            serviceAccountName: 'deployer',
+            kubeConfig: { secretRef: { name: 'remote' } },
+            dependsOn: [{ name: 'crds', namespace: 'flux-system' }],
+          },
+          status: {
+            observedGeneration: 2 ** 40 - 1,
+            lastHandledReconcileAt: '2026-07-14T09:12:03.114253411Z',
+            lastAttemptedRevision: 'main@sha1:9999',
+            history: [{ lastReconciledDuration: '1000000h' }],
+            inventory: { entries: [{ id: 'team-payments_api_apps_Deployment', v: 'v1' }, { v: 'v1' }] },
+            conditions: [
+              {
+                type: 'Ready',
+                status: 'Maybe',
+                reason: 'Odd',
+                message: 'x'.repeat(2000),
+                lastTransitionTime: '2026-07-14T09:13:10.5+02:00',
+                observedGeneration: 2 ** 35,
+              },
+              { type: 'Stalled', status: 'True', reason: 'BuildFailed' },
+              { type: 'Reconciling', status: 'True', reason: 'Progressing' },
+            ],
+          },
+        }),
+      ),
+      recordOf(kustomization({ status: { conditions: 'not a list' } })),
+      recordOf({ ...kustomization(), status: undefined }),
+      recordOf(kustomization({ status: { conditions: [{ type: 'Ready', status: 'False' }] } })),
+    ];
+    const read = roundTrip(records);
+    expect(read).toEqual(records);
+    records.forEach((r, i) => expect(classifyRecordChange(r, read[i]!)).toBe('none'));
+    expect(read[1]!.problems!.length).toBeGreaterThan(0);
+  });
+
+  it('forgets a cleared slot, and a slot written again holds only the new record', () => {
+    const packed = new PackedRecords();
+    const first = recordOf(
+      kustomization({ metadata: { deletionTimestamp: '2026-07-14T10:00:00Z' }, spec: { suspend: true } }),
+    );
+    const second = recordOf(kustomization({ metadata: { name: 'other' } }));
+    packed.write(0, first);
+    packed.clear(0);
+    expect(packed.has(0)).toBe(false);
+    expect(packed.read(0)).toBeUndefined();
+    packed.write(0, second);
+    expect(packed.read(0)).toEqual(second);
+  });
+
+  it('keeps reading the right values after dropping codes no record uses', () => {
+    const packed = new PackedRecords();
+    const records = Array.from({ length: 5000 }, (_, i) =>
+      recordOf(kustomization({ metadata: { name: `app-${i}`, namespace: `ns-${i}` } })),
+    );
+    records.forEach((r, slot) => packed.write(slot, r));
+    // most objects go away, then the columns are compacted
+    for (let slot = 0; slot < 4990; slot++) packed.clear(slot);
+    packed.compactCodes(records.length);
+    for (let slot = 4990; slot < 5000; slot++) expect(packed.read(slot)).toEqual(records[slot]);
+  });
+
+  describe('against a simulated cluster', () => {
+    let sim: FleetSim;
+    beforeAll(async () => {
+      sim = await startFleetSim({ size: 'S', seed: 5, port: 0, clusters: 1 });
+    });
+    afterAll(() => sim.close());
+
+    it('reads back every Flux object of the cluster as the normaliser made it', async () => {
+      const cluster = sim.clusters[0];
+      const client = new ClusterClient(
+        cluster.name,
+        createKubeConfig({
+          name: cluster.name,
+          url: cluster.server,
+          auth: { type: 'serviceAccountToken', token: cluster.readOnlyToken },
+          skipTLSVerify: false,
+          configKey: 'test',
+        }),
+        10_000,
+      );
+      const records: FluxObjectRecord[] = [];
+      for (const resource of (await discoverFluxResources(client)).resources) {
+        await client.getList(collectionPath(resource), {}, raw => {
+          const result = normalizeFluxObject(cluster.name, raw, {
+            kind: resource.kind,
+            apiVersion: `${resource.group}/${resource.version}`,
+            pool,
+          });
+          if (result.record) records.push(result.record);
+        });
+      }
+      expect(records.length).toBeGreaterThan(500);
+      const read = roundTrip(records);
+      const different = records.filter((r, i) => classifyRecordChange(r, read[i]!) !== 'none');
+      expect(different.map(r => r.key)).toEqual([]);
+      expect(read).toEqual(records);
+    });
+  });
+});
