@@ -48,6 +48,22 @@ function readOptions(argv: string[]): BenchOptions {
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   const options = readOptions(argv);
+  if (options.renderOnly) {
+    const results = JSON.parse(
+      readFileSync(join(root, options.resultsFile), 'utf8'),
+    ) as BenchResults;
+    const report = renderReport(results);
+    const readme = join(root, 'README.md');
+    writeFileSync(
+      readme,
+      withBenchSection(readFileSync(readme, 'utf8'), report),
+    );
+    process.stdout.write(`${report}\n`);
+    log(
+      `README.md: the Benchmarks section rewritten from ${options.resultsFile}`,
+    );
+    return 0;
+  }
   // logs of every process the run starts, kept for a look after a failure (git-ignored)
   const dir = join(root, '.flux-fleet/bench');
   rmSync(dir, { recursive: true, force: true });

@@ -30,6 +30,15 @@ describe('parseBenchOptions', () => {
     expect(quick.loadSeconds).toBeLessThan(parseBenchOptions([]).loadSeconds);
   });
 
+  it('re-renders the README from the committed results with --render', () => {
+    expect(parseBenchOptions(['--render'])).toMatchObject({
+      renderOnly: true,
+      resultsFile: 'bench/results/latest.json',
+      updateReadme: true,
+    });
+    expect(parseBenchOptions([]).renderOnly).toBe(false);
+  });
+
   it('names the wrong flag', () => {
     expect(() => parseBenchOptions(['--size', 'XL'])).toThrow(
       new UsageError('--size must be S or M, got XL'),

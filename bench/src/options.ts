@@ -28,6 +28,8 @@ export interface BenchOptions {
   /** Where the results JSON goes; the README table is rewritten only by full (not quick) runs. */
   resultsFile: string;
   updateReadme: boolean;
+  /** Measure nothing: rewrite the README section from the results file (after a change of the report's layout). */
+  renderOnly: boolean;
 }
 
 /** The usage text printed by `--help` and on a wrong flag. */
@@ -36,7 +38,8 @@ export const USAGE = `usage: make bench ARGS="[--size S|M] [--with-l] [--quick] 
   --with-l     also the ingest of fleet L (100 clusters, about 1M Flux objects; several minutes and 10+ GB of memory)
   --quick      a smoke run on fleet S with short measurements (about 2 minutes); results go to bench/results/quick.tmp.json
   --seed N     the simulated fleet's seed (default 1)
-  --churn N    status changes per second per simulated cluster while the product runs (default 5)`;
+  --churn N    status changes per second per simulated cluster while the product runs (default 5)
+  --render     measure nothing: rewrite the README's Benchmarks section from bench/results/latest.json`;
 
 /** A command-line mistake, with the usage. */
 export class UsageError extends Error {}
@@ -58,6 +61,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let quick = false;
   let seed = 1;
   let churn = 5;
+  let renderOnly = false;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     switch (flag) {
@@ -81,6 +85,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
         break;
       case '--quick':
         quick = true;
+        break;
+      case '--render':
+        renderOnly = true;
         break;
       case '--seed':
         seed = numberFlag('seed', argv[++i]);
@@ -114,5 +121,6 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       ? 'bench/results/quick.tmp.json'
       : 'bench/results/latest.json',
     updateReadme: !quick,
+    renderOnly,
   };
 }

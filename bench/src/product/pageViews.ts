@@ -20,20 +20,23 @@ export type PageKind = 'fluxFleet' | 'kubernetesTab' | 'fluxCards';
 /** What a page kind requests, for the report. */
 export const PAGE_REQUESTS: Record<
   PageKind,
-  { plugin: string; request: string; clusterUser: string }
+  { plugin: string; short: string; request: string; clusterUser: string }
 > = {
   fluxFleet: {
     plugin: 'Flux Fleet',
+    short: 'Flux Fleet',
     request: 'GET /api/flux-fleet/entity/component/default/:name',
     clusterUser: 'flux-fleet-admin',
   },
   kubernetesTab: {
     plugin: 'Kubernetes plugin, entity tab',
+    short: "the Kubernetes plugin's entity tab",
     request: 'POST /api/kubernetes/services/:name',
     clusterUser: 'flux-fleet-readonly',
   },
   fluxCards: {
     plugin: 'community Flux plugin, deployments + sources cards',
+    short: "the community Flux plugin's cards",
     request: '2 × POST /api/kubernetes/resources/custom/query',
     clusterUser: 'flux-fleet-readonly',
   },

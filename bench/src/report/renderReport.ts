@@ -273,15 +273,18 @@ function headline(results: BenchResults): string {
   if (p?.pageViews && ours && theirs.length > 0) {
     const ratios = p.pageViews.p50ToFluxFleet;
     lines.push(
-      `entity page at ${p.size} (${p.clusters} clusters): p50 of ${theirs
-        .map(
-          s => `${PAGE_REQUESTS[s.kind].plugin} **${times(ratios[s.kind])}**`,
-        )
-        .join(', ')} Flux Fleet's; cluster requests per view ${theirs
-        .map(s => `**${count(s.clusterRequestsPerView)}**`)
-        .join(' and ')} against Flux Fleet's **${count(
+      `entity page at ${p.size} (${
+        p.clusters
+      } clusters), against Flux Fleet's p50 and its **${count(
         ours.clusterRequestsPerView,
-      )}**`,
+      )}** cluster requests per view: ${theirs
+        .map(
+          s =>
+            `${PAGE_REQUESTS[s.kind].short} **${times(
+              ratios[s.kind],
+            )}** and **${count(s.clusterRequestsPerView)}**`,
+        )
+        .join('; ')}`,
     );
   }
   const hang = p?.faults?.find(f => f.fault === 'hang');
@@ -289,7 +292,7 @@ function headline(results: BenchResults): string {
     const [first, ...others] = hang.series;
     const stuck = others
       .filter(s => s.timedOut > 0)
-      .map(s => PAGE_REQUESTS[s.kind].plugin);
+      .map(s => PAGE_REQUESTS[s.kind].short);
     lines.push(
       `one hanging cluster: Flux Fleet's page p50 ${ms(first?.latencyMs.p50)}${
         stuck.length > 0
