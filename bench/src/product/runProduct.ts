@@ -9,28 +9,19 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { BenchOptions } from '../options';
 import { startSimulator, type RunningSimulator } from '../simulator';
-import { ratio } from '../stats';
-import { loadRoute, type RouteLoad } from './apiLoad';
+import { measureApiUnderLoad, type ApiUnderLoad } from './apiUnderLoad';
 import type { BackendClient } from './backendClient';
 import { componentsYaml, sampleServices } from './catalogComponents';
 import { measureFreshness, type Freshness } from './freshness';
-import {
-  pageViewers,
-  viewPages,
-  type PageKind,
-  type PageViewSeries,
-} from './pageViews';
+import { pageViewers } from './pageViews';
 import { startProductBackend, type ProductBackend } from './productBackend';
+import {
+  measureFaults,
+  measurePageViews,
+  type FaultResult,
+  type SideBySide,
+} from './sideBySide';
 import { guestUserToken } from './signalsClient';
-
-/** Page views while one cluster misbehaves. */
-export interface FaultResult {
-  fault: 'slow' | 'hang';
-  cluster: string;
-  /** The simulator fault, e.g. `latencyMs=2000`. */
-  setting: string;
-  series: PageViewSeries[];
-}
 
 /** Figures of the product parts (each part is absent when it failed; `failures` says why). */
 export interface ProductResult {
@@ -48,26 +39,12 @@ export interface ProductResult {
     rssMiBSynced: number;
     rssMiBAtEnd?: number;
   };
-  api?: {
-    connections: number;
-    seconds: number;
-    routes: RouteLoad[];
-    /** The route every other is compared with: the catalog's own entity lookup on the same backend. */
-    baseline: string;
-    /** p50 of each route over the baseline's p50. */
-    p50ToBaseline: Record<string, number | undefined>;
-  };
+  api?: ApiUnderLoad;
   freshness?: Freshness;
-  pageViews?: {
-    series: PageViewSeries[];
-    /** p50 of each Kubernetes-plugin page over Flux Fleet's p50. */
-    p50ToFluxFleet: Partial<Record<PageKind, number | undefined>>;
-  };
+  pageViews?: SideBySide;
   faults?: FaultResult[];
   failures: Array<{ part: string; message: string }>;
 }
-
-const SLOW_CLUSTER_LATENCY_MS = 2_000;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -80,38 +57,6 @@ async function freePort(): Promise<number> {
       );
     });
   });
-}
-
-/** Paths of the object list with filters a fleet page uses (every one must answer 200). */
-function objectQueries(clusters: string[]): string[] {
-  const base = '/api/flux-fleet/objects';
-  return [
-    `${base}?kind=HelmRelease&state=failed&limit=100`,
-    `${base}?state=failed,stalled,blocked&sort=updatedAt&order=desc&limit=100`,
-    `${base}?q=api&sort=name&limit=100`,
-    ...clusters.map(
-      c =>
-        `${base}?cluster=${encodeURIComponent(
-          c,
-        )}&kind=Kustomization&sort=state&limit=100`,
-    ),
-  ];
-}
-
-async function checkPaths(
-  client: BackendClient,
-  paths: string[],
-): Promise<void> {
-  for (const path of new Set(paths)) {
-    const answer = await client.call(path);
-    if (answer.status !== 200) {
-      throw new Error(
-        `GET ${path} answered ${answer.status}: ${JSON.stringify(
-          answer.body,
-        )?.slice(0, 300)}`,
-      );
-    }
-  }
 }
 
 async function waitForCatalog(
@@ -219,48 +164,16 @@ export async function measureProduct(options: {
     const summary = await client.get<FleetSummary>('/api/flux-fleet/summary');
     result.fluxObjects = summary.objects;
 
-    result.api = await part('API under load', async () => {
-      const routes: Record<string, string[]> = {
-        'entity view': services.map(
-          s => `/api/flux-fleet/entity/component/default/${s}`,
-        ),
-        'objects, filtered': objectQueries(sim.clusters.map(c => c.name)),
-        'fleet summary': ['/api/flux-fleet/summary'],
-        'baseline: catalog entity by name': services.map(
-          s => `/api/catalog/entities/by-name/component/default/${s}`,
-        ),
-      };
-      const loads: RouteLoad[] = [];
-      for (const [name, paths] of Object.entries(routes)) {
-        await checkPaths(client, paths);
-        log(
-          `API under load: ${name}, ${bench.connections} connections, ${bench.loadSeconds} s`,
-        );
-        loads.push(
-          await loadRoute({
-            name,
-            baseUrl: client.baseUrl,
-            token: client.token,
-            paths,
-            seconds: bench.loadSeconds,
-            connections: bench.connections,
-          }),
-        );
-      }
-      const baseline = loads[loads.length - 1];
-      return {
+    result.api = await part('API under load', () =>
+      measureApiUnderLoad({
+        client,
+        services,
+        clusters: sim.clusters.map(c => c.name),
         connections: bench.connections,
         seconds: bench.loadSeconds,
-        routes: loads,
-        baseline: baseline.name,
-        p50ToBaseline: Object.fromEntries(
-          loads.map(l => [
-            l.name,
-            ratio(l.latencyMs.p50, baseline.latencyMs.p50),
-          ]),
-        ),
-      };
-    });
+        log,
+      }),
+    );
 
     result.freshness = await part('freshness', async () => {
       log(
@@ -279,78 +192,28 @@ export async function measureProduct(options: {
       pageViewers(client, services),
     );
     if (viewers) {
-      const kinds: PageKind[] = ['fluxFleet', 'kubernetesTab', 'fluxCards'];
-      result.pageViews = await part('entity page views', async () => {
-        const series: PageViewSeries[] = [];
-        for (const kind of kinds) {
-          // a first view outside the figures: connection set-up, JIT
-          await viewers[kind](services[0], bench.pageTimeoutMs);
-          log(
-            `entity page views: ${kind}, ${bench.pageViews} views one after another`,
-          );
-          series.push(
-            await viewPages({
-              kind,
-              view: viewers[kind],
-              services,
-              views: bench.pageViews,
-              timeoutMs: bench.pageTimeoutMs,
-              simulator: sim,
-              ...(kind === 'fluxFleet'
-                ? { idleSeconds: bench.quick ? 2 : 5 }
-                : {}),
-            }),
-          );
-        }
-        const ours = series[0].latencyMs.p50;
-        return {
-          series,
-          p50ToFluxFleet: Object.fromEntries(
-            series.slice(1).map(s => [s.kind, ratio(s.latencyMs.p50, ours)]),
-          ),
-        };
-      });
-
-      result.faults = await part('faults', async () => {
-        const cluster = sim.clusters[Math.min(1, sim.clusters.length - 1)].name;
-        const faults: FaultResult[] = [];
-        for (const fault of ['slow', 'hang'] as const) {
-          const setting =
-            fault === 'slow' ? `latencyMs=${SLOW_CLUSTER_LATENCY_MS}` : 'hang';
-          log(
-            `faults: cluster ${cluster} ${setting}, ${bench.faultViews} views per plugin`,
-          );
-          await sim.setFault(
-            cluster,
-            fault === 'slow'
-              ? { latencyMs: SLOW_CLUSTER_LATENCY_MS }
-              : { hang: true },
-          );
-          try {
-            const series: PageViewSeries[] = [];
-            for (const kind of kinds) {
-              series.push(
-                await viewPages({
-                  kind,
-                  view: viewers[kind],
-                  services,
-                  views: bench.faultViews,
-                  timeoutMs: bench.pageTimeoutMs,
-                  simulator: sim,
-                  concurrent: fault === 'hang',
-                }),
-              );
-            }
-            faults.push({ fault, cluster, setting, series });
-          } finally {
-            await sim.setFault(
-              cluster,
-              fault === 'slow' ? { latencyMs: 0 } : { hang: false },
-            );
-          }
-        }
-        return faults;
-      });
+      const settings = {
+        viewers,
+        services,
+        simulator: sim,
+        timeoutMs: bench.pageTimeoutMs,
+        log,
+      };
+      result.pageViews = await part('entity page views', () =>
+        measurePageViews({
+          ...settings,
+          views: bench.pageViews,
+          idleSeconds: bench.quick ? 2 : 5,
+        }),
+      );
+      result.faults = await part('faults', () =>
+        measureFaults({
+          ...settings,
+          views: bench.faultViews,
+          // any cluster would do; a fixed one keeps runs comparable
+          cluster: sim.clusters[Math.min(1, sim.clusters.length - 1)].name,
+        }),
+      );
     }
     result.backend.rssMiBAtEnd = Math.round(backend.rssBytes() / 2 ** 20);
     return result;
