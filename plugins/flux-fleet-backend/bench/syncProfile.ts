@@ -58,7 +58,7 @@ async function main() {
   const bin = resolve(__dirname, '../../../packages/fleet-sim/bin/fleet-sim');
   const sim = spawn(
     process.execPath,
-    [bin, '--size', SIZE, '--seed', '1', '--port', '0', '--churn', '10', '--kubeconfig', join(dir, 'kubeconfig')],
+    [bin, '--size', SIZE, '--seed', '1', '--port', '0', '--churn', args.get('churn') ?? '10', '--kubeconfig', join(dir, 'kubeconfig')],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   await new Promise<void>((ready, fail) => {

@@ -199,7 +199,8 @@ class RecordBuilder {
       status: this.pool.intern(status),
       reason: this.intern(reason),
       message: this.intern(message),
-      lastTransitionTime: this.intern(lastTransitionTime),
+      // times are nearly all distinct: pooling them would cost a pool entry each and share nothing
+      lastTransitionTime,
       observedGeneration: reader.integer('observedGeneration'),
     };
   }
@@ -524,9 +525,7 @@ function normalizeUnsafe(
     stalled: conditions.Stalled,
     reconciling: conditions.Reconciling,
     observedGeneration,
-    lastHandledReconcileAt: builder.intern(
-      status.string('lastHandledReconcileAt'),
-    ),
+    lastHandledReconcileAt: status.string('lastHandledReconcileAt'),
     revision: builder.intern(appliedRevisionOf(kind, status)),
     attemptedRevision: builder.intern(attemptedRevisionOf(kind, status)),
     artifactHost:

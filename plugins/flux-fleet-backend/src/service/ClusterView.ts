@@ -31,19 +31,24 @@ export interface ViewChanges {
 
 const NO_FINDINGS: readonly FindingType[] = Object.freeze([]);
 
-/** Equal lists of finding types are one frozen array, shared by every object that has them. */
-const findingTypeLists = new Map<string, readonly FindingType[]>();
+/**
+ * Equal lists of finding types are one frozen array, shared by every object of every cluster that has them, and
+ * numbered: the view keeps the number. Code 0 is "no findings".
+ */
+const findingTypeLists: Array<readonly FindingType[]> = [NO_FINDINGS];
+const findingTypeCodes = new Map<string, number>([['', 0]]);
 
-function findingTypesOf(findings: readonly Finding[]): readonly FindingType[] {
-  if (findings.length === 0) return NO_FINDINGS;
+function findingTypesCodeOf(findings: readonly Finding[]): number {
+  if (findings.length === 0) return 0;
   const types = [...new Set(findings.map(f => f.type))];
   const signature = types.join(',');
-  let shared = findingTypeLists.get(signature);
-  if (!shared) {
-    shared = Object.freeze(types);
-    findingTypeLists.set(signature, shared);
+  let code = findingTypeCodes.get(signature);
+  if (code === undefined) {
+    code = findingTypeLists.length;
+    findingTypeLists.push(Object.freeze(types));
+    findingTypeCodes.set(signature, code);
   }
-  return shared;
+  return code;
 }
 
 const KIND_CODE = new Map<string, number>(FLUX_KINDS.map((k, i) => [k, i]));
@@ -53,21 +58,45 @@ const STATE_CODE = new Map<string, number>(RECONCILE_STATES.map((s, i) => [s, i]
 const SHOWN = 1;
 /** Its reconcile request has gone unhandled (rules §2), as last derived. */
 const NOT_HANDLED = 2;
+/** Its state's message is its Ready condition's (most are): read from the record, not kept twice. */
+const MESSAGE_IS_READY = 4;
 
 const INITIAL_CAPACITY = 256;
 
-function grown<T extends Uint8Array | Float64Array>(array: T, capacity: number): T {
+function grown<T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(
+  array: T,
+  capacity: number,
+): T {
   const next = new (array.constructor as new (n: number) => T)(capacity);
   next.set(array);
   return next;
 }
 
 /**
+ * Numbers the distinct values a column holds (owners, boundaries), for one analysis: the view keeps a number per
+ * object, not a reference.
+ */
+class ValueList<T> {
+  readonly values: T[] = [];
+  private readonly codes = new Map<T, number>();
+
+  codeOf(value: T): number {
+    let code = this.codes.get(value);
+    if (code === undefined) {
+      code = this.values.length;
+      this.values.push(value);
+      this.codes.set(value, code);
+    }
+    return code;
+  }
+}
+
+/**
  * The derived view of one cluster: for each object of its store, in columns indexed by the object's slot, the
- * state name and message, owner, boundary, service and finding types, when it last changed and when its state was
- * derived; the counts per kind and state, the objects per service, and the cluster's findings, instances and
- * shards from its last analysis. Owners, boundaries and finding lists are shared values, so an object costs
- * the view about 60 bytes; {@link ClusterView.object} makes an {@link IndexedObject} handle when one is asked for.
+ * state name and message, owner, boundary, service and finding types (as numbers into lists of the distinct
+ * values), when it last changed and when its state was derived; the counts per kind and state, the objects per
+ * service, and the cluster's findings, instances and shards from its last analysis. An object costs the view
+ * about 40 bytes; {@link ClusterView.object} makes an {@link IndexedObject} handle when one is asked for.
  */
 export class ClusterView {
   findings: Finding[] = [];
@@ -88,17 +117,20 @@ export class ClusterView {
   private flags = new Uint8Array(INITIAL_CAPACITY);
   private kindCodes = new Uint8Array(INITIAL_CAPACITY);
   private stateCodes = new Uint8Array(INITIAL_CAPACITY);
+  private findingCodes = new Uint16Array(INITIAL_CAPACITY);
+  private ownerCodes = new Uint32Array(INITIAL_CAPACITY);
+  private boundaryCodes = new Uint32Array(INITIAL_CAPACITY);
   private derivedAts = new Float64Array(INITIAL_CAPACITY);
   private updatedAts = new Float64Array(INITIAL_CAPACITY);
-  private readonly stateMessages: Array<string | undefined> = [];
-  private readonly owners: Array<Owner | undefined> = [];
-  private readonly boundaries: Array<TenancyBoundary | undefined> = [];
-  private readonly services: Array<string | null> = [];
-  private readonly findingTypes: Array<readonly FindingType[]> = [];
+  /** The owners and boundaries of the last analysis, by code. */
+  private owners: Owner[] = [];
+  private boundaries: TenancyBoundary[] = [];
+  /** State messages that are not the Ready condition's, by slot. */
+  private readonly otherMessages = new Map<number, string>();
   private shown = 0;
   private readonly kindCounts = new Int32Array(FLUX_KINDS.length);
   private readonly stateCounts = new Int32Array(RECONCILE_STATES.length);
-  private readonly serviceIndex = new ServiceIndex();
+  private serviceIndex = ServiceIndex.empty();
 
   constructor(
     readonly cluster: string,
@@ -113,7 +145,7 @@ export class ClusterView {
 
   /** Whether the slot is in the view and its object still in the store (so it can be shown). */
   isShown(slot: number): boolean {
-    return (this.flags[slot] & SHOWN) !== 0 && this.table.isLive(slot);
+    return slot < this.capacity && (this.flags[slot] & SHOWN) !== 0 && this.table.isLive(slot);
   }
 
   /** A handle on the object in a slot, when it is shown. */
@@ -148,8 +180,8 @@ export class ClusterView {
   }
 
   /** The services of the objects in the view. */
-  serviceNames(): IterableIterator<string> {
-    return this.serviceIndex.services();
+  serviceNames(): readonly string[] {
+    return this.serviceIndex.services;
   }
 
   /** Objects per kind. */
@@ -189,7 +221,9 @@ export class ClusterView {
   }
 
   stateMessageOf(slot: number): string | undefined {
-    return this.stateMessages[slot];
+    return this.flags[slot] & MESSAGE_IS_READY
+      ? this.table.readyMessageAt(slot)
+      : this.otherMessages.get(slot);
   }
 
   /** The reconcile state, derived again from the record at the time it was last derived (so it is the same). */
@@ -198,19 +232,19 @@ export class ClusterView {
   }
 
   ownerOf(slot: number): Owner {
-    return this.owners[slot]!;
+    return this.owners[this.ownerCodes[slot]];
   }
 
   boundaryOf(slot: number): TenancyBoundary {
-    return this.boundaries[slot]!;
+    return this.boundaries[this.boundaryCodes[slot]];
   }
 
   serviceOf(slot: number): string | null {
-    return this.services[slot] ?? null;
+    return this.serviceIndex.serviceOf(slot);
   }
 
   findingTypesOf(slot: number): readonly FindingType[] {
-    return this.findingTypes[slot] ?? NO_FINDINGS;
+    return findingTypeLists[this.findingCodes[slot]];
   }
 
   updatedAtOf(slot: number): number {
@@ -240,16 +274,20 @@ export class ClusterView {
   private ensureCapacity(slot: number) {
     if (slot < this.capacity) return;
     let capacity = this.capacity;
-    while (capacity <= slot) capacity *= 2;
+    // by half again: a doubling would leave a third of the columns unused on average
+    while (capacity <= slot) capacity = Math.ceil(capacity * 1.5);
     this.flags = grown(this.flags, capacity);
     this.kindCodes = grown(this.kindCodes, capacity);
     this.stateCodes = grown(this.stateCodes, capacity);
+    this.findingCodes = grown(this.findingCodes, capacity);
+    this.ownerCodes = grown(this.ownerCodes, capacity);
+    this.boundaryCodes = grown(this.boundaryCodes, capacity);
     this.derivedAts = grown(this.derivedAts, capacity);
     this.updatedAts = grown(this.updatedAts, capacity);
     this.capacity = capacity;
   }
 
-  /** Sets the state columns of a slot from a state derived at `now`, keeping the counts. */
+  /** Sets the state columns of a slot from a state derived at `now` from its applied record, keeping the counts. */
   private setState(slot: number, state: ReconcileState, now: number) {
     const code = STATE_CODE.get(state.state)!;
     if (this.flags[slot] & SHOWN) {
@@ -257,10 +295,27 @@ export class ClusterView {
       this.stateCounts[code]++;
     }
     this.stateCodes[slot] = code;
-    this.stateMessages[slot] = state.message;
     this.derivedAts[slot] = now;
-    if (state.reconcileNotHandled) this.flags[slot] |= NOT_HANDLED;
-    else this.flags[slot] &= ~NOT_HANDLED;
+    let flags = this.flags[slot] & ~(NOT_HANDLED | MESSAGE_IS_READY);
+    if (state.reconcileNotHandled) flags |= NOT_HANDLED;
+    if (state.message !== undefined && state.message === this.table.readyMessageAt(slot)) {
+      flags |= MESSAGE_IS_READY;
+      this.otherMessages.delete(slot);
+    } else if (state.message !== undefined) {
+      this.otherMessages.set(slot, state.message);
+    } else {
+      this.otherMessages.delete(slot);
+    }
+    this.flags[slot] = flags;
+  }
+
+  /** Whether a newly derived state differs from the one kept (in what the view keeps of it). */
+  private stateDiffers(slot: number, state: ReconcileState): boolean {
+    return (
+      this.stateCodes[slot] !== STATE_CODE.get(state.state) ||
+      this.stateMessageOf(slot) !== state.message ||
+      ((this.flags[slot] & NOT_HANDLED) !== 0) !== (state.reconcileNotHandled === true)
+    );
   }
 
   private show(slot: number, kind: FluxKind) {
@@ -276,11 +331,8 @@ export class ClusterView {
     this.kindCounts[this.kindCodes[slot]]--;
     this.stateCounts[this.stateCodes[slot]]--;
     this.shown--;
-    this.stateMessages[slot] = undefined;
-    this.owners[slot] = undefined;
-    this.boundaries[slot] = undefined;
-    this.services[slot] = null;
-    this.findingTypes[slot] = NO_FINDINGS;
+    this.otherMessages.delete(slot);
+    this.findingCodes[slot] = 0;
   }
 
   /**
@@ -302,7 +354,10 @@ export class ClusterView {
     table.applyPending();
     const findingsByKey = new Map<string, Finding[]>();
     const seen = new Map<object, object>();
-    const used = new Set<object>();
+    const owners = new ValueList<Owner>();
+    const boundaries = new ValueList<TenancyBoundary>();
+    /** The service of each analysed slot, until the service index is rebuilt. */
+    const services: Array<string | null> = [];
     const analysed = new Uint8Array(table.slotLimit);
     for (const [key, derived] of analysis.objects) {
       const slot = table.slotOf(key);
@@ -311,47 +366,32 @@ export class ClusterView {
       this.ensureCapacity(slot);
       const owner = this.canonicalOf(derived.owner, seen);
       const boundary = this.canonicalOf(derived.boundary, seen);
-      used.add(owner).add(boundary);
       if (derived.findings.length > 0) findingsByKey.set(key, derived.findings);
-      const findings = findingTypesOf(derived.findings);
+      const findingCode = findingTypesCodeOf(derived.findings);
       const changedAt = this.seededUpdatedAt?.get(key) ?? now;
       const service = derived.service;
-      if (!(this.flags[slot] & SHOWN)) {
-        this.setState(slot, derived.state, now);
-        this.owners[slot] = owner;
-        this.boundaries[slot] = boundary;
-        this.services[slot] = service;
-        this.findingTypes[slot] = findings;
-        this.updatedAts[slot] = changedAt;
-        this.show(slot, table.recordAt(slot)!.kind);
-        changes.keys.add(key);
-        if (service !== null) changes.services.add(service);
-        continue;
-      }
-      const before = this.serviceOf(slot);
-      const stateChanged =
-        this.stateCodes[slot] !== STATE_CODE.get(derived.state.state) ||
-        this.stateMessages[slot] !== derived.state.message ||
-        ((this.flags[slot] & NOT_HANDLED) !== 0) !== (derived.state.reconcileNotHandled === true);
-      if (
+      services[slot] = service;
+      const shown = (this.flags[slot] & SHOWN) !== 0;
+      const before = shown ? this.serviceOf(slot) : null;
+      const unchanged =
+        shown &&
         !changedKeys.has(key) &&
-        !stateChanged &&
-        this.owners[slot] === owner &&
-        this.boundaries[slot] === boundary &&
+        !this.stateDiffers(slot, derived.state) &&
+        this.ownerOf(slot) === owner &&
+        this.boundaryOf(slot) === boundary &&
         before === service &&
-        this.findingTypesOf(slot) === findings
-      ) {
-        continue;
-      }
+        this.findingCodes[slot] === findingCode;
+      // the codes are the new analysis's, changed or not
+      this.ownerCodes[slot] = owners.codeOf(owner);
+      this.boundaryCodes[slot] = boundaries.codeOf(boundary);
+      if (unchanged) continue;
+      this.setState(slot, derived.state, now);
+      this.findingCodes[slot] = findingCode;
+      this.updatedAts[slot] = changedAt;
+      if (!shown) this.show(slot, table.kindAt(slot));
+      changes.keys.add(key);
       if (before !== null) changes.services.add(before);
       if (service !== null) changes.services.add(service);
-      this.setState(slot, derived.state, now);
-      this.owners[slot] = owner;
-      this.boundaries[slot] = boundary;
-      this.services[slot] = service;
-      this.findingTypes[slot] = findings;
-      this.updatedAts[slot] = changedAt;
-      changes.keys.add(key);
     }
     const limit = Math.min(table.slotLimit, this.capacity);
     for (let slot = 0; slot < limit; slot++) {
@@ -361,15 +401,17 @@ export class ClusterView {
       if (service !== null) changes.services.add(service);
       this.hide(slot);
     }
+    this.owners = owners.values;
+    this.boundaries = boundaries.values;
+    this.serviceIndex = ServiceIndex.of(limit, slot => services[slot] ?? null);
     // slots of deleted objects can be given to new ones now that the view shows them no more
     table.releaseDeleted(slot => slot < this.capacity && (this.flags[slot] & SHOWN) !== 0);
-    this.serviceIndex.rebuild(limit, slot =>
-      this.flags[slot] & SHOWN ? this.serviceOf(slot) : null,
-    );
     // forget answers no object has any more
+    const used = new Set<object>([...owners.values, ...boundaries.values]);
     for (const [signature, value] of this.canonical) {
       if (!used.has(value)) this.canonical.delete(signature);
     }
+    table.compact();
     this.seededUpdatedAt = undefined;
     this.findings = analysis.findings;
     this.findingsByKey = findingsByKey;

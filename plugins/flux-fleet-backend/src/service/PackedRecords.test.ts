@@ -51,7 +51,7 @@ function kustomization(extra: { metadata?: object; spec?: object; status?: objec
 function roundTrip(records: FluxObjectRecord[]): Array<FluxObjectRecord | undefined> {
   const packed = new PackedRecords();
   records.forEach((r, slot) => packed.write(slot, r));
-  return records.map((_, slot) => packed.read(slot));
+  return records.map((r, slot) => packed.read(slot, r.key));
 }
 
 describe('PackedRecords', () => {
@@ -111,9 +111,9 @@ describe('PackedRecords', () => {
     packed.write(0, first);
     packed.clear(0);
     expect(packed.has(0)).toBe(false);
-    expect(packed.read(0)).toBeUndefined();
+    expect(packed.read(0, first.key)).toBeUndefined();
     packed.write(0, second);
-    expect(packed.read(0)).toEqual(second);
+    expect(packed.read(0, second.key)).toEqual(second);
   });
 
   it('keeps reading the right values after dropping codes no record uses', () => {
@@ -125,7 +125,9 @@ describe('PackedRecords', () => {
     // most objects go away, then the columns are compacted
     for (let slot = 0; slot < 4990; slot++) packed.clear(slot);
     packed.compactCodes(records.length);
-    for (let slot = 4990; slot < 5000; slot++) expect(packed.read(slot)).toEqual(records[slot]);
+    for (let slot = 4990; slot < 5000; slot++) {
+      expect(packed.read(slot, records[slot].key)).toEqual(records[slot]);
+    }
   });
 
   describe('against a simulated cluster', () => {

@@ -54,7 +54,13 @@ export class RecordTable {
 
   /** The applied record of a slot, built from its columns. */
   recordAt(slot: number): FluxObjectRecord | undefined {
-    return this.records.read(slot);
+    const key = this.keys[slot];
+    return key === undefined ? undefined : this.records.read(slot, key);
+  }
+
+  /** The Ready condition's message of the applied record of a live slot. */
+  readyMessageAt(slot: number): string | undefined {
+    return this.records.readyMessageAt(slot);
   }
 
   /** The kind of the object in a slot in use (an object's kind never changes). */
@@ -93,7 +99,7 @@ export class RecordTable {
   latestAt(slot: number): FluxObjectRecord | undefined {
     const pending = this.pending.get(slot);
     if (pending !== undefined) return pending ?? undefined;
-    return this.records.read(slot);
+    return this.recordAt(slot);
   }
 
   has(key: string): boolean {

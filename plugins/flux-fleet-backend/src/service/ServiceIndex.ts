@@ -1,59 +1,75 @@
+import { compareText } from '@flux-fleet/plugin-flux-fleet-common';
+
 /**
- * The slots of a cluster's objects by service (rules §6), for the entity view: the slots of all services in one
- * typed array, grouped by service, and each service's first position. Rebuilt by every analysis, which is the
- * only thing that moves an object to another service; a Set per service would cost ten times the memory.
+ * The services of a cluster's objects (rules §6), built by every analysis (the only thing that moves an object to
+ * another service): the distinct services sorted, each slot's service as a number into them, and the slots of
+ * each service in one typed array, so that the entity view finds a service's objects with a binary search and a
+ * Set or a Map per service costs nothing.
  */
 export class ServiceIndex {
-  /** Service → position of its first slot in `slots`. */
-  private starts = new Map<string, number>();
-  /** Slots grouped by service. */
-  private slots = new Int32Array(0);
-  /** At the position of a service's first slot: how many slots it has. */
-  private lengths = new Int32Array(0);
+  private constructor(
+    /** The distinct services, sorted; code `c` is `services[c - 1]`, code 0 none. */
+    readonly services: readonly string[],
+    /** The code of each slot's service. */
+    private readonly codes: Uint32Array,
+    /** `starts[c - 1]` to `starts[c]`: where the slots of code `c` are in `slots`. */
+    private readonly starts: Int32Array,
+    private readonly slots: Int32Array,
+  ) {}
 
-  /** Replaces the index with the services of the slots below `slotLimit` (`serviceOf` null: none). */
-  rebuild(slotLimit: number, serviceOf: (slot: number) => string | null): void {
-    const counts = new Map<string, number>();
-    let total = 0;
-    for (let slot = 0; slot < slotLimit; slot++) {
-      const service = serviceOf(slot);
-      if (service === null) continue;
-      counts.set(service, (counts.get(service) ?? 0) + 1);
-      total++;
-    }
-    const starts = new Map<string, number>();
-    const lengths = new Int32Array(total);
-    let position = 0;
-    for (const [service, n] of counts) {
-      starts.set(service, position);
-      lengths[position] = n;
-      position += n;
-    }
-    // fill each service's run from its start, counting down what is left of it
-    const slots = new Int32Array(total);
-    const filled = new Map<string, number>();
-    for (let slot = 0; slot < slotLimit; slot++) {
-      const service = serviceOf(slot);
-      if (service === null) continue;
-      const done = filled.get(service) ?? 0;
-      slots[starts.get(service)! + done] = slot;
-      filled.set(service, done + 1);
-    }
-    this.starts = starts;
-    this.slots = slots;
-    this.lengths = lengths;
+  /** An index with no services. */
+  static empty(): ServiceIndex {
+    return new ServiceIndex([], new Uint32Array(0), new Int32Array(1), new Int32Array(0));
   }
 
-  /** Calls `visit` with each slot of a service. */
+  /** The index of the slots below `slotLimit`, given each slot's service (null: none). */
+  static of(slotLimit: number, serviceOf: (slot: number) => string | null): ServiceIndex {
+    const distinct = new Set<string>();
+    for (let slot = 0; slot < slotLimit; slot++) {
+      const service = serviceOf(slot);
+      if (service !== null) distinct.add(service);
+    }
+    const services = [...distinct].sort(compareText);
+    const codeOf = new Map(services.map((s, i) => [s, i + 1]));
+    const codes = new Uint32Array(slotLimit);
+    const starts = new Int32Array(services.length + 1);
+    for (let slot = 0; slot < slotLimit; slot++) {
+      const service = serviceOf(slot);
+      if (service === null) continue;
+      const code = codeOf.get(service)!;
+      codes[slot] = code;
+      starts[code]++;
+    }
+    // counts to positions: starts[c] is where code c + 1 begins
+    for (let c = 1; c <= services.length; c++) starts[c] += starts[c - 1];
+    const slots = new Int32Array(starts[services.length]);
+    const next = starts.slice(0, services.length);
+    for (let slot = 0; slot < slotLimit; slot++) {
+      const code = codes[slot];
+      if (code !== 0) slots[next[code - 1]++] = slot;
+    }
+    return new ServiceIndex(services, codes, starts, slots);
+  }
+
+  /** The service of a slot, or null. */
+  serviceOf(slot: number): string | null {
+    const code = slot < this.codes.length ? this.codes[slot] : 0;
+    return code === 0 ? null : this.services[code - 1];
+  }
+
+  /** Calls `visit` with each slot of a service, in slot order. */
   forEach(service: string, visit: (slot: number) => void): void {
-    const start = this.starts.get(service);
-    if (start === undefined) return;
-    const end = start + this.lengths[start];
-    for (let i = start; i < end; i++) visit(this.slots[i]);
-  }
-
-  /** The services present. */
-  services(): IterableIterator<string> {
-    return this.starts.keys();
+    let low = 0;
+    let high = this.services.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const c = compareText(this.services[middle], service);
+      if (c === 0) {
+        for (let i = this.starts[middle]; i < this.starts[middle + 1]; i++) visit(this.slots[i]);
+        return;
+      }
+      if (c < 0) low = middle + 1;
+      else high = middle - 1;
+    }
   }
 }
