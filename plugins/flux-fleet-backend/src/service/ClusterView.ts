@@ -7,6 +7,7 @@ import {
   FluxKind,
   FluxObjectRecord,
   InstanceSummary,
+  ObjectQuery,
   Owner,
   RECONCILE_STATES,
   reconcileNotHandledFinding,
@@ -49,6 +50,35 @@ function findingTypesCodeOf(findings: readonly Finding[]): number {
     findingTypeCodes.set(signature, code);
   }
   return code;
+}
+
+/** Which of `names` a filter allows, by position; undefined when the filter is absent (all are). */
+function maskOf(names: readonly string[], allowed: readonly string[] | undefined): Uint8Array | undefined {
+  if (!allowed?.length) return undefined;
+  return Uint8Array.from(names, name => (allowed.includes(name) ? 1 : 0));
+}
+
+/** A filter decided for each distinct value once, by code; undefined when there is no filter. */
+function decide<T>(values: readonly T[], passes: ((value: T) => boolean) | undefined): Uint8Array | undefined {
+  return passes && Uint8Array.from(values, value => (passes(value) ? 1 : 0));
+}
+
+function ownerFilter(query: ObjectQuery): ((owner: Owner) => boolean) | undefined {
+  const { owner: statuses, instance, shard } = query;
+  if (!statuses?.length && !instance?.length && !shard?.length) return undefined;
+  return owner =>
+    (!statuses?.length || statuses.includes(owner.status)) &&
+    (!instance?.length || (owner.instance !== null && instance.includes(owner.instance))) &&
+    (!shard?.length || (owner.shard !== null && shard.includes(owner.shard)));
+}
+
+/** A boundary's namespace is its object's (rules §5), so the namespace filter is decided per boundary too. */
+function boundaryFilter(query: ObjectQuery): ((boundary: TenancyBoundary) => boolean) | undefined {
+  const { namespace, tenant } = query;
+  if (!namespace?.length && !tenant?.length) return undefined;
+  return boundary =>
+    (!namespace?.length || namespace.includes(boundary.namespace)) &&
+    (!tenant?.length || (boundary.tenant !== null && tenant.includes(boundary.tenant)));
 }
 
 const KIND_CODE = new Map<string, number>(FLUX_KINDS.map((k, i) => [k, i]));
@@ -182,6 +212,37 @@ export class ClusterView {
   /** The services of the objects in the view. */
   serviceNames(): readonly string[] {
     return this.serviceIndex.services;
+  }
+
+  /**
+   * Calls `visit` with the slot of each shown object that passes the filters of a query the columns answer (all
+   * but the free text): each filter is first decided once per distinct value (owner, boundary, finding list),
+   * so that each object costs a few reads of numbers.
+   */
+  forEachMatch(query: ObjectQuery, visit: (slot: number) => void): void {
+    const kinds = maskOf(FLUX_KINDS, query.kind);
+    const states = maskOf(RECONCILE_STATES, query.state);
+    const owners = decide(this.owners, ownerFilter(query));
+    const boundaries = decide(this.boundaries, boundaryFilter(query));
+    const findings = query.finding?.length
+      ? decide(findingTypeLists, list => list.some(f => query.finding!.includes(f)))
+      : undefined;
+    const test = (slot: number) => {
+      if (!this.isShown(slot)) return;
+      if (kinds && !kinds[this.kindCodes[slot]]) return;
+      if (states && !states[this.stateCodes[slot]]) return;
+      if (owners && !owners[this.ownerCodes[slot]]) return;
+      if (boundaries && !boundaries[this.boundaryCodes[slot]]) return;
+      if (findings && !findings[this.findingCodes[slot]]) return;
+      visit(slot);
+    };
+    if (query.service?.length) {
+      // a service filter starts from the services' objects
+      for (const service of new Set(query.service)) this.serviceIndex.forEach(service, test);
+      return;
+    }
+    const limit = Math.min(this.table.slotLimit, this.capacity);
+    for (let slot = 0; slot < limit; slot++) test(slot);
   }
 
   /** Objects per kind. */

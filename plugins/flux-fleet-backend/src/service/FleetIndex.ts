@@ -417,20 +417,12 @@ export class FleetIndex implements FleetIndexService {
   objects(query: ObjectQuery, readable?: (o: IndexedObject) => boolean): Page<FleetObject> {
     const selector = new PageSelector(query);
     const matchesText = textMatcher(query.q);
-    const matchesColumns = columnFilter(query);
     for (const slot of this.slotsFor(query.cluster)) {
       const { view } = slot;
-      const visit = (s: number) => {
-        if (!matchesColumns(view, s)) return;
+      view.forEachMatch(query, s => {
         const o = view.object(s)!;
         if ((!matchesText || matchesText(o)) && (!readable || readable(o))) selector.add(o);
-      };
-      // a service filter starts from the service's objects; any other query reads every object's columns
-      if (query.service?.length) {
-        for (const service of new Set(query.service)) view.forEachOfService(service, visit);
-      } else {
-        for (const s of view.slots()) visit(s);
-      }
+      });
     }
     const page = selector.page();
     return {
@@ -834,36 +826,6 @@ export class FleetIndex implements FleetIndexService {
 
 function toSet<T extends string>(values: T[] | undefined): Set<string> | undefined {
   return values && values.length > 0 ? new Set(values) : undefined;
-}
-
-/** The filters of a query that the view's columns answer, as one test of a slot. */
-function columnFilter(query: ObjectQuery): (view: ClusterView, slot: number) => boolean {
-  const sets = {
-    kind: toSet(query.kind),
-    state: toSet(query.state),
-    instance: toSet(query.instance),
-    shard: toSet(query.shard),
-    tenant: toSet(query.tenant),
-    namespace: toSet(query.namespace),
-    service: toSet(query.service),
-    finding: toSet(query.finding),
-    owner: toSet(query.owner),
-  };
-  return (view, s) => {
-    if (sets.kind && !sets.kind.has(view.kindOf(s))) return false;
-    if (sets.state && !sets.state.has(view.stateNameOf(s))) return false;
-    if (sets.namespace && !sets.namespace.has(view.boundaryOf(s).namespace)) return false;
-    const owner = view.ownerOf(s);
-    if (sets.owner && !sets.owner.has(owner.status)) return false;
-    if (sets.instance && (owner.instance === null || !sets.instance.has(owner.instance))) return false;
-    if (sets.shard && (owner.shard === null || !sets.shard.has(owner.shard))) return false;
-    const tenant = view.boundaryOf(s).tenant;
-    if (sets.tenant && (tenant === null || !sets.tenant.has(tenant))) return false;
-    const service = view.serviceOf(s);
-    if (sets.service && (service === null || !sets.service.has(service))) return false;
-    if (sets.finding && !view.findingTypesOf(s).some(f => sets.finding!.has(f))) return false;
-    return true;
-  };
 }
 
 function byKey(a: IndexedObject, b: IndexedObject): number {
