@@ -245,6 +245,24 @@ export class ClusterView {
     for (let slot = 0; slot < limit; slot++) test(slot);
   }
 
+  /**
+   * How many shown objects have each pair of boundary and owner that occurs: what per-tenant and per-shard
+   * summaries need, without a step per object for them.
+   */
+  countsByBoundaryAndOwner(): Array<{ boundary: TenancyBoundary; owner: Owner; count: number }> {
+    const owners = this.owners.length;
+    const counts = new Map<number, number>();
+    for (const slot of this.slots()) {
+      const pair = this.boundaryCodes[slot] * owners + this.ownerCodes[slot];
+      counts.set(pair, (counts.get(pair) ?? 0) + 1);
+    }
+    return [...counts].map(([pair, count]) => ({
+      boundary: this.boundaries[Math.floor(pair / owners)],
+      owner: this.owners[pair % owners],
+      count,
+    }));
+  }
+
   /** Objects per kind. */
   countsByKind(): Partial<Record<FluxKind, number>> {
     const counts: Partial<Record<FluxKind, number>> = {};

@@ -324,9 +324,8 @@ export class FleetIndex implements FleetIndexService {
       }
     >();
     for (const slot of this.slots.values()) {
-      const { view } = slot;
-      for (const s of view.slots()) {
-        const boundary = view.boundaryOf(s);
+      // counted per distinct boundary and owner, which every object of a tenant shares with many others
+      for (const { boundary, owner, count } of slot.view.countsByBoundaryAndOwner()) {
         const name = boundary.tenant;
         if (name === null) continue;
         let t = tenants.get(name);
@@ -334,13 +333,12 @@ export class FleetIndex implements FleetIndexService {
           t = { namespaces: new Map(), shards: new Map(), objectCount: 0, counts: {} };
           tenants.set(name, t);
         }
-        t.objectCount++;
+        t.objectCount += count;
         const e = boundary.enforcement;
-        t.counts[e] = (t.counts[e] ?? 0) + 1;
+        t.counts[e] = (t.counts[e] ?? 0) + count;
         // the boundary's namespace is the object's (rules §5)
         const namespace = boundary.namespace;
         t.namespaces.set(`${slot.name}/${namespace}`, { cluster: slot.name, namespace });
-        const owner = view.ownerOf(s);
         if (owner.status === 'ok' && owner.instance && owner.shard) {
           t.shards.set(`${slot.name}/${owner.instance}/${owner.shard}`, {
             cluster: slot.name,
