@@ -125,6 +125,12 @@ async function main() {
       await new Promise(r => setTimeout(r, 1000));
       samples.push(sample(t0, 'last-resort'));
     }
+    // how memory goes on under churn, with no collection asked for
+    const followUntil = Date.now() + Number(args.get('follow-seconds') ?? 0) * 1000;
+    while (Date.now() < followUntil) {
+      await new Promise(r => setTimeout(r, 5000));
+      samples.push(sample(t0, 'follow'));
+    }
     const objects = index.summary().objects;
     const settled = samples.find(x => x.label === 'settled+gc')!;
     process.stdout.write(

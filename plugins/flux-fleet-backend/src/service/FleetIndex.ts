@@ -814,12 +814,23 @@ export class FleetIndex implements FleetIndexService {
 
   private scheduleRefresh(slot: ClusterSlot) {
     clearTimeout(slot.refreshTimer);
-    slot.refreshTimer = setInterval(() => {
-      // time-based findings (a reconcile request left unhandled) and load from recent durations
+    const interval = this.options.analysis.refreshIntervalMs;
+    // time-based findings (a reconcile request left unhandled) and load from recent durations
+    const refresh = () => {
       if (slot.watcher?.watchHealth().synced) this.flushStructural(slot);
-    }, this.options.analysis.refreshIntervalMs);
+    };
+    // Each cluster at its own phase of the interval: analyses of every cluster at once would make their garbage
+    // live long enough to reach the old generation, where it stays as resident memory until a full collection.
+    const names = [...this.slots.keys()];
+    const phase = (names.indexOf(slot.name) + 1) / names.length;
+    slot.refreshTimer = setTimeout(() => {
+      refresh();
+      slot.refreshTimer = setInterval(refresh, interval);
+      slot.refreshTimer.unref?.();
+    }, interval * phase);
     slot.refreshTimer.unref?.();
   }
+
 }
 
 function toSet<T extends string>(values: T[] | undefined): Set<string> | undefined {
