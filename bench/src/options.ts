@@ -113,8 +113,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     churn,
     loadSeconds: quick ? 2 : 10,
     connections: 8,
-    freshnessChanges: quick ? 10 : 60,
-    pageViews: quick ? 5 : 20,
+    freshnessChanges: quick ? 10 : 200,
+    pageViews: quick ? 5 : 50,
     faultViews: quick ? 2 : 5,
     pageTimeoutMs: quick ? 5_000 : 15_000,
     resultsFile: quick

@@ -176,6 +176,24 @@ describe('renderReport', () => {
     );
   });
 
+  it('gives long syncs in minutes and large list bodies in GiB', () => {
+    const [m] = results().ingest;
+    const large = renderReport(
+      results({
+        ingest: [
+          {
+            ...m,
+            size: 'L',
+            index: { ...m.index, syncMs: 133_297 },
+            baseline: { ...m.baseline, bytes: 2.57 * 2 ** 30 },
+          },
+        ],
+      }),
+    );
+    expect(large).toContain('| start to fully synced | 2 min 13 s |');
+    expect(large).toContain('(400 pages, 2.57 GiB)');
+  });
+
   it('leaves out parts that did not run and lists the failed ones', () => {
     const failed = renderReport(
       results({

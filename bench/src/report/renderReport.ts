@@ -10,6 +10,11 @@ const DASH = '–';
 
 function ms(value: number | undefined): string {
   if (value === undefined || !Number.isFinite(value)) return DASH;
+  if (value >= 120_000) {
+    return `${Math.floor(value / 60_000)} min ${Math.round(
+      (value % 60_000) / 1000,
+    )} s`;
+  }
   if (value >= 10_000) return `${(value / 1000).toFixed(1)} s`;
   if (value >= 1_000) return `${(value / 1000).toFixed(2)} s`;
   if (value >= 100) return `${Math.round(value)} ms`;
@@ -21,6 +26,13 @@ function count(value: number | undefined): string {
   return value === undefined || !Number.isFinite(value)
     ? DASH
     : Math.round(value).toLocaleString('en-US');
+}
+
+/** A size given in bytes, in MiB or GiB. */
+function mebibytes(value: number): string {
+  return value >= 2 ** 30
+    ? `${(value / 2 ** 30).toFixed(2)} GiB`
+    : `${(value / 2 ** 20).toFixed(1)} MiB`;
 }
 
 function bytes(value: number | undefined): string {
@@ -80,10 +92,9 @@ function ingestSection(results: BenchResults): string {
       row(
         'baseline: `JSON.parse` of the same list bodies',
         i =>
-          `${ms(i.baseline.parseMs)} (${count(i.baseline.pages)} pages, ${(
-            i.baseline.bytes /
-            2 ** 20
-          ).toFixed(1)} MiB)`,
+          `${ms(i.baseline.parseMs)} (${count(
+            i.baseline.pages,
+          )} pages, ${mebibytes(i.baseline.bytes)})`,
       ),
       row('**sync / parse**', i => `**${times(i.ratios.syncToParse)}**`),
       row('RSS per indexed object', i => bytes(i.index.rssBytesPerObject)),
