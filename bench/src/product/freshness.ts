@@ -22,6 +22,37 @@ export interface Freshness {
   /** Changes whose signal did not arrive within the timeout, per channel. */
   missed: { entity: number; object: number };
   timeoutMs: number;
+  /**
+   * The backend's liveness endpoint, asked every 100 ms meanwhile: when its tail matches the signals' tail, the
+   * backend as a whole paused (garbage collection, a snapshot write…), not the signal path.
+   */
+  livenessMs?: Distribution;
+}
+
+/** Asks the liveness endpoint every `intervalMs` until stopped; resolves with the latencies. */
+function probeLiveness(
+  baseUrl: string,
+  intervalMs: number,
+): { stop(): Promise<number[]> } {
+  const latencies: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      await fetch(`${baseUrl}/.backstage/health/v1/liveness`)
+        .then(r => r.arrayBuffer())
+        .catch(() => undefined);
+      latencies.push(performance.now() - started);
+      await new Promise(r => setTimeout(r, intervalMs));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return latencies;
+    },
+  };
 }
 
 interface Target {
@@ -87,6 +118,7 @@ export async function measureFreshness(options: {
     options.client.baseUrl,
     options.userToken,
   );
+  let liveness: ReturnType<typeof probeLiveness> | undefined;
   try {
     const targets = await openPages(
       options.client,
@@ -106,6 +138,7 @@ export async function measureFreshness(options: {
     const entity: number[] = [];
     const object: number[] = [];
     const missed = { entity: 0, object: 0 };
+    liveness = probeLiveness(options.client.baseUrl, 100);
     for (let i = 0; i < options.changes; i++) {
       const {
         object: o,
@@ -149,8 +182,10 @@ export async function measureFreshness(options: {
       objectChannelMs: distribution(object),
       missed,
       timeoutMs,
+      livenessMs: distribution(await liveness.stop()),
     };
   } finally {
+    await liveness?.stop();
     signals.close();
   }
 }

@@ -176,6 +176,35 @@ describe('renderReport', () => {
     );
   });
 
+  it('puts the liveness probe beside the signals, and leaves it out of results that have none', () => {
+    const freshness = {
+      changes: 200,
+      entityChannelMs: dist(15, 1_600),
+      objectChannelMs: dist(14, 1_600),
+      missed: { entity: 0, object: 0 },
+      timeoutMs: 10_000,
+    };
+    const withProbe = renderReport(
+      results({
+        product: {
+          ...results().product!,
+          freshness: { ...freshness, livenessMs: dist(2, 1_500) },
+        },
+      }),
+    );
+    expect(withProbe).toContain(
+      '| entity channel (an open entity page) | 15.0 ms | 1.60 s |',
+    );
+    expect(withProbe).toContain(
+      'every 100 ms (max 1.50 s; a tail here too means the whole backend paused) | 2.00 ms | 1.50 s |',
+    );
+    const older = renderReport(
+      results({ product: { ...results().product!, freshness } }),
+    );
+    expect(older).toContain('| entity channel (an open entity page)');
+    expect(older).not.toContain('liveness');
+  });
+
   it('gives long syncs in minutes and large list bodies in GiB', () => {
     const [m] = results().ingest;
     const large = renderReport(

@@ -204,6 +204,17 @@ function productSections(results: BenchResults): string[] {
             ms(f.objectChannelMs.p50),
             ms(f.objectChannelMs.p99),
           ],
+          ...(f.livenessMs
+            ? [
+                [
+                  `the backend's liveness endpoint meanwhile, every 100 ms (max ${ms(
+                    f.livenessMs.max,
+                  )}; a tail here too means the whole backend paused)`,
+                  ms(f.livenessMs.p50),
+                  ms(f.livenessMs.p99),
+                ],
+              ]
+            : []),
         ],
       ),
     );
