@@ -36,7 +36,7 @@ wait_for() { # what, seconds, command...
 # The guest's Backstage token, as the app gets it after "Enter".
 guest_token() {
   curl -sf -H 'X-Requested-With: XMLHttpRequest' "http://127.0.0.1:$PORT/api/auth/guest/refresh" \
-    | node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0, "utf8")).backstageIdentity.token)'
+    | node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0, "utf8")).backstageIdentity.token)' 2>/dev/null
 }
 
 product_ready() {
