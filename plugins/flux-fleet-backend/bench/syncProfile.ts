@@ -53,6 +53,32 @@ function sample(t0: number, label = '') {
   };
 }
 
+/** Resident memory by kind of mapping: V8's pages (small anonymous), malloc's heap and arenas, the rest. */
+async function smapsSummary(): Promise<string> {
+  const { readFileSync } = await import('node:fs');
+  const totals: Record<string, number> = {};
+  let name = '';
+  let size = 0;
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      name = head[1];
+      continue;
+    }
+    if (line.startsWith('Size:')) size = Number(line.split(/\s+/)[1]);
+    if (!line.startsWith('Rss:')) continue;
+    let kind = 'files';
+    if (name === '[heap]') kind = 'malloc heap';
+    else if (!name && size >= 65536) kind = 'anon >= 64 MiB (arenas)';
+    else if (!name && size >= 1024) kind = 'anon 1-64 MiB';
+    else if (!name) kind = 'anon < 1 MiB (V8 pages)';
+    totals[kind] = (totals[kind] ?? 0) + Number(line.split(/\s+/)[1]);
+  }
+  return Object.entries(totals)
+    .map(([k, v]) => `${k} ${Math.round(v / 1024)}`)
+    .join(', ');
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'flux-fleet-profile-'));
   const bin = resolve(__dirname, '../../../packages/fleet-sim/bin/fleet-sim');
@@ -88,6 +114,7 @@ async function main() {
       logger,
     );
     for (let i = 0; i < 3; i++) gc?.();
+    const smapsBefore = args.has('smaps') ? await smapsSummary() : '';
     const t0 = Date.now();
     const samples = [sample(t0, 'before')];
     const index = new FleetIndex({
@@ -159,37 +186,34 @@ async function main() {
         process.stdout.write(`field ${field} present ${s.present} distinct ${s.distinct.size} distinctChars ${s.chars}\n`);
       }
     }
+    if (args.has('time-analysis')) {
+      // how long a structural change's re-analysis of one cluster takes (it delays that change's signal)
+      const flush = (index as unknown as { flushStructural(slot: unknown): void }).flushStructural.bind(index);
+      const slots = (index as unknown as { slots: Map<string, unknown> }).slots;
+      const times: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        for (const slot of slots.values()) {
+          const t = process.hrtime.bigint();
+          flush(slot);
+          times.push(Number(process.hrtime.bigint() - t) / 1e6);
+        }
+      }
+      const reads: number[] = [];
+      for (const name of index.clusterNames()) {
+        const t = process.hrtime.bigint();
+        let n = 0;
+        for (const r of index.storeOf(name).objects.values()) n += r.inventoryCount;
+        reads.push(Number(process.hrtime.bigint() - t) / 1e6 + n * 0);
+      }
+      reads.sort((a, b) => a - b);
+      process.stdout.write(`records of one cluster built back: p50 ${reads[Math.floor(reads.length / 2)].toFixed(1)} ms\n`);
+      times.sort((a, b) => a - b);
+      process.stdout.write(
+        `analysis of one cluster: p50 ${times[Math.floor(times.length / 2)].toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms\n`,
+      );
+    }
     if (args.has('smaps')) {
-      // the largest mappings by resident size: V8's heap pages versus malloc arenas and others
-      const { readFileSync } = await import('node:fs');
-      const text = readFileSync('/proc/self/smaps', 'utf8');
-      const maps: Array<{ range: string; name: string; rss: number; size: number }> = [];
-      let current: { range: string; name: string; rss: number; size: number } | undefined;
-      for (const line of text.split('\n')) {
-        const head = /^([0-9a-f]+-[0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
-        if (head) {
-          current = { range: head[1], name: head[2], rss: 0, size: 0 };
-          maps.push(current);
-        } else if (current && line.startsWith('Rss:')) current.rss = Number(line.split(/\s+/)[1]);
-        else if (current && line.startsWith('Size:')) current.size = Number(line.split(/\s+/)[1]);
-      }
-      const byName = new Map<string, { rss: number; n: number }>();
-      for (const m of maps) {
-        let size = '<1MiB';
-        if (m.size >= 65536) size = '>=64MiB';
-        else if (m.size >= 1024) size = '1-64MiB';
-        const key = m.name || `anon ${size}`;
-        const a = byName.get(key) ?? { rss: 0, n: 0 };
-        a.rss += m.rss;
-        a.n++;
-        byName.set(key, a);
-      }
-      for (const [name, a] of [...byName].sort((x, y) => y[1].rss - x[1].rss).slice(0, 12)) {
-        process.stdout.write(`smaps ${Math.round(a.rss / 1024)} MiB in ${a.n}: ${name}\n`);
-      }
-      for (const m of maps.sort((x, y) => y.rss - x.rss).slice(0, 15)) {
-        process.stdout.write(`map ${m.range} size ${Math.round(m.size / 1024)} MiB rss ${Math.round(m.rss / 1024)} MiB ${m.name}\n`);
-      }
+      process.stdout.write(`smaps before: ${smapsBefore}\nsmaps after:  ${await smapsSummary()}\n`);
     }
     if (args.has('snapshot')) {
       v8.writeHeapSnapshot(args.get('snapshot'));

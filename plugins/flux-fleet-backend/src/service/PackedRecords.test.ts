@@ -95,6 +95,8 @@ describe('PackedRecords', () => {
       recordOf(kustomization({ status: { conditions: 'not a list' } })),
       recordOf({ ...kustomization(), status: undefined }),
       recordOf(kustomization({ status: { conditions: [{ type: 'Ready', status: 'False' }] } })),
+      // more inventory entries than the column holds
+      { ...recordOf(kustomization()), inventoryCount: 70_000 },
     ];
     const read = roundTrip(records);
     expect(read).toEqual(records);

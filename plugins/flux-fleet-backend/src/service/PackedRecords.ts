@@ -30,6 +30,7 @@ interface RecordExtras {
   observedGeneration?: number;
   readyObservedGeneration?: number;
   lastReconcileDurationMs?: number;
+  inventoryCount?: number;
   problems?: readonly string[];
 }
 
@@ -154,7 +155,7 @@ function unpackTime(packed: number): string {
   return String.fromCharCode.apply(null, timeChars);
 }
 
-function grown<T extends Uint8Array | Int32Array | Uint32Array>(array: T, capacity: number): T {
+function grown<T extends Uint8Array | Uint16Array | Int32Array | Uint32Array>(array: T, capacity: number): T {
   const next = new (array.constructor as new (n: number) => T)(capacity);
   next.set(array);
   return next;
@@ -181,6 +182,8 @@ export class PackedRecords {
   private readyObservedGenerations = new Int32Array(INITIAL_CAPACITY);
   private reconcileDurations = new Int32Array(INITIAL_CAPACITY);
   private readyTimes = new Uint32Array(INITIAL_CAPACITY);
+  /** Inventory entries, up to 65,534 (more: in the extras). */
+  private inventoryCounts = new Uint16Array(INITIAL_CAPACITY);
   private namespaceCodes = new Uint32Array(INITIAL_CAPACITY);
   private apiVersionCodes = new Uint32Array(INITIAL_CAPACITY);
   private intervalCodes = new Uint32Array(INITIAL_CAPACITY);
@@ -247,6 +250,11 @@ export class PackedRecords {
     this.sourceRefs[slot] = record.sourceRef;
     if (record.url !== undefined) extra().url = record.url;
     this.inventories[slot] = record.inventory;
+    if (record.inventoryCount < 0xffff) this.inventoryCounts[slot] = record.inventoryCount;
+    else {
+      this.inventoryCounts[slot] = 0xffff;
+      extra().inventoryCount = record.inventoryCount;
+    }
     this.revisions[slot] = record.revision;
     if (ready) {
       const status = READY_STATUSES.indexOf(ready.status as (typeof READY_STATUSES)[number]);
@@ -344,7 +352,8 @@ export class PackedRecords {
       url: extras?.url,
       remote: (flags & REMOTE) !== 0,
       inventory: this.inventories[slot],
-      inventoryCount: countLines(this.inventories[slot]),
+      inventoryCount:
+        this.inventoryCounts[slot] === 0xffff ? extras!.inventoryCount! : this.inventoryCounts[slot],
       conditionsError: extras?.conditionsError,
       ready,
       stalled: extras?.stalled,
@@ -420,6 +429,7 @@ export class PackedRecords {
     this.readyObservedGenerations = grown(this.readyObservedGenerations, capacity);
     this.reconcileDurations = grown(this.reconcileDurations, capacity);
     this.readyTimes = grown(this.readyTimes, capacity);
+    this.inventoryCounts = grown(this.inventoryCounts, capacity);
     this.namespaceCodes = grown(this.namespaceCodes, capacity);
     this.apiVersionCodes = grown(this.apiVersionCodes, capacity);
     this.intervalCodes = grown(this.intervalCodes, capacity);
@@ -428,12 +438,4 @@ export class PackedRecords {
     this.readyReasonCodes = grown(this.readyReasonCodes, capacity);
     this.capacity = capacity;
   }
-}
-
-/** Entries of a packed inventory: its lines. */
-function countLines(inventory: string | undefined): number {
-  if (!inventory) return 0;
-  let count = 1;
-  for (let i = inventory.indexOf('\n'); i >= 0; i = inventory.indexOf('\n', i + 1)) count++;
-  return count;
 }
