@@ -14,6 +14,7 @@ import {
   FleetSummary,
   FluxKind,
   InstanceSummary,
+  inventoryWorkloadIds,
   inventoryWorkloads,
   matchesEntityLink,
   ObjectQuery,
@@ -562,12 +563,22 @@ export class FleetIndex implements FleetIndexService {
     const link: EntityLink = { labelSelector: selector };
     for (const slot of this.slots.values()) {
       const { view } = slot;
+      const { workloads } = slot.store;
       for (const s of view.slots()) {
-        const record = view.recordOf(s);
+        // read from the columns: building every record of the fleet for one selector would cost ten times more
+        const { inventory, namespace, remote } = view.table.inventoryOf(s);
+        const workloadLabels: Array<Readonly<Record<string, string>>> = [];
+        // the workloads of its inventory, as inventoryWorkloads finds them (rules §6)
+        if (!remote && inventory) {
+          for (const id of inventoryWorkloadIds({ inventory, namespace })) {
+            const workload = workloads.get(id);
+            if (workload) workloadLabels.push(workload.labels);
+          }
+        }
         const target: EntityLinkTarget = {
-          labels: record.labels,
+          labels: view.table.labelsAt(s),
           service: view.serviceOf(s),
-          workloadLabels: inventoryWorkloads(record, slot.store.workloads).map(w => w.labels),
+          workloadLabels,
         };
         if (matchesEntityLink(target, link)) matches.push(view.keyOf(s));
       }

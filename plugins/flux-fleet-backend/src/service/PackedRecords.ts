@@ -387,6 +387,15 @@ export class PackedRecords {
     return this.extras[slot]?.url;
   }
 
+  inventoryAt(slot: number): string | undefined {
+    return this.inventories[slot];
+  }
+
+  /** Whether the record in a slot applies to another cluster (`spec.kubeConfig`). */
+  remoteAt(slot: number): boolean {
+    return (this.flags[slot] & REMOTE) !== 0;
+  }
+
   /** The Ready condition's message of the record in a slot. */
   readyMessageAt(slot: number): string | undefined {
     return this.readyMessages[slot];

@@ -80,6 +80,18 @@ export class RecordTable {
     return this.records.labelsAt(slot);
   }
 
+  /**
+   * What the labels of a live slot's inventory come from (rules §6), without building its record: its inventory,
+   * namespace (against which the inventory is packed), and whether it applies to another cluster.
+   */
+  inventoryOf(slot: number): { inventory?: string; namespace: string; remote: boolean } {
+    return {
+      inventory: this.records.inventoryAt(slot),
+      namespace: this.records.namespaceAt(slot),
+      remote: this.records.remoteAt(slot),
+    };
+  }
+
   /** The source URL of an object (rules: `FleetObject.sourceUrl`), without building its record. */
   urlOf(key: string): string | undefined {
     const slot = this.slotByKey.get(key);
