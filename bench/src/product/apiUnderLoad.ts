@@ -17,20 +17,24 @@ export interface ApiUnderLoad {
   p50ToBaseline: Record<string, number | undefined>;
 }
 
-/** Paths of the object list with the filters and sorts a fleet page uses. */
-export function objectQueries(clusters: string[]): string[] {
+/** Object lists of the fleet page: fleet-wide filters and text search, sorted. */
+export function fleetWideObjectQueries(): string[] {
   const base = '/api/flux-fleet/objects';
   return [
     `${base}?kind=HelmRelease&state=failed&limit=100`,
     `${base}?state=failed,stalled,blocked&sort=updatedAt&order=desc&limit=100`,
     `${base}?q=api&sort=name&limit=100`,
-    ...clusters.map(
-      c =>
-        `${base}?cluster=${encodeURIComponent(
-          c,
-        )}&kind=Kustomization&sort=state&limit=100`,
-    ),
   ];
+}
+
+/** Object lists of one cluster: its Kustomizations sorted by state, cluster after cluster. */
+export function clusterObjectQueries(clusters: string[]): string[] {
+  return clusters.map(
+    c =>
+      `/api/flux-fleet/objects?cluster=${encodeURIComponent(
+        c,
+      )}&kind=Kustomization&sort=state&limit=100`,
+  );
 }
 
 /** Fails naming the path when one does not answer 200 (a load of errors measures nothing). */
@@ -64,7 +68,8 @@ export async function measureApiUnderLoad(options: {
     'entity view': services.map(
       s => `/api/flux-fleet/entity/component/default/${s}`,
     ),
-    'objects, filtered': objectQueries(options.clusters),
+    'objects, fleet-wide filters': fleetWideObjectQueries(),
+    'objects of one cluster and kind': clusterObjectQueries(options.clusters),
     'fleet summary': ['/api/flux-fleet/summary'],
     'baseline: catalog entity by name': services.map(
       s => `/api/catalog/entities/by-name/component/default/${s}`,
