@@ -35,7 +35,7 @@ export interface BenchOptions {
 /** The usage text printed by `--help` and on a wrong flag. */
 export const USAGE = `usage: make bench ARGS="[--size S|M] [--with-l] [--quick] [--seed N] [--churn N]"
   --size S|M   the fleet of the API, freshness and side-by-side parts (default M); ingest runs S and M (S alone with --size S)
-  --with-l     also the ingest of fleet L (100 clusters, about 1M Flux objects; several minutes and 10+ GB of memory)
+  --with-l     also the ingest of fleet L (100 clusters, about 1M Flux objects; about 10 more minutes, 6 GB of memory)
   --quick      a smoke run on fleet S with short measurements (about 2 minutes); results go to bench/results/quick.tmp.json
   --seed N     the simulated fleet's seed (default 1)
   --churn N    status changes per second per simulated cluster while the product runs (default 5)
@@ -69,7 +69,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
         const value = argv[++i]?.toUpperCase();
         if (value === 'L') {
           throw new UsageError(
-            '--size L is not run whole (its backend alone needs more than this machine); use --with-l for its ingest',
+            '--size must be S or M: fleet L is measured for its ingest only, with --with-l',
           );
         }
         if (value !== 'S' && value !== 'M') {
