@@ -51,6 +51,9 @@ export async function startProductBackend(options: {
     process.execPath,
     [
       '--enable-source-maps',
+      // the V8 flags the Flux Fleet backend README recommends, as scripts/stack.sh starts the backend with them
+      '--max-semi-space-size=16',
+      '--heap-growing-percent=50',
       '--require',
       transform,
       'src/index',
