@@ -69,7 +69,19 @@ read -r jp jf < <(node -e '
   try { const r = require(process.argv[1]); console.log(r.numPassedTests, r.numFailedTests + r.numRuntimeErrorTestSuites); }
   catch { console.log(0, 1); }' "$OUT/jest.json")
 if [ "$jest_rc" != 0 ] && [ "$jf" = 0 ]; then jf=1; fi
-[ "$jf" != 0 ] && grep -E '✕|●|FAIL' "$OUT/jest.log" | head -60
+# on failure, each failing suite and test with the first lines of its message (the full log is $OUT/jest.log)
+[ "$jf" != 0 ] && node -e '
+  let r; try { r = require(process.argv[1]); } catch { process.exit(); }
+  for (const s of r.testResults) {
+    if (s.status !== "failed") continue;
+    console.log(`FAIL ${s.name}`);
+    const failed = s.assertionResults.filter(a => a.status === "failed");
+    if (failed.length === 0) console.log(String(s.message).split("\n").slice(0, 12).join("\n"));
+    for (const a of failed) {
+      console.log(`  ✕ ${a.fullName}`);
+      console.log(a.failureMessages.join("\n").split("\n").slice(0, 12).map(l => `      ${l}`).join("\n"));
+    }
+  }' "$OUT/jest.json" | head -150
 record unit "$jp" "$jf" $((SECONDS - s))
 
 step build-app yarn workspace app build

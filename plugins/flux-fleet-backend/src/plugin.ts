@@ -133,6 +133,7 @@ export const fluxFleetPlugin = createBackendPlugin({
         httpRouter.use(
           await createRouter({
             httpAuth,
+            auth,
             fleetIndex: index,
             catalog,
             signals: fleetSignals,

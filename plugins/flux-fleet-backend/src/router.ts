@@ -1,5 +1,6 @@
 import type {
   AuditorService,
+  AuthService,
   HttpAuthService,
   LoggerService,
 } from '@backstage/backend-plugin-api';
@@ -38,6 +39,7 @@ import type { ObjectOwnership } from './permissions/ObjectOwnership';
 /** What the router needs. */
 export interface RouterOptions {
   httpAuth: HttpAuthService;
+  auth: AuthService;
   fleetIndex: FleetIndex;
   catalog: CatalogService;
   signals: FleetSignals;
@@ -79,7 +81,8 @@ function indexedFilter(filter: ReadFilter | undefined, ownership: ObjectOwnershi
  * tenants) show counts and structure to every signed-in caller.
  */
 export async function createRouter(options: RouterOptions): Promise<express.Router> {
-  const { httpAuth, fleetIndex, catalog, signals, readAccess, ownership, writeAccess } = options;
+  const { httpAuth, auth, fleetIndex, catalog, signals, readAccess, ownership, writeAccess, logger } =
+    options;
   /** What the caller may read of Flux objects (`flux-fleet.object.read`); undefined: everything. */
   const readFilter = async (req: express.Request) => {
     const filter = await readAccess.filterFor(await httpAuth.credentials(req));
@@ -96,7 +99,13 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     );
   /** Cluster health with whether its credentials may write. */
   const clusters = () => fleetIndex.clusters().map(c => writeAccess.withReadOnly(c));
-  const links = new EntityLinkCache(catalog);
+  const links = new EntityLinkCache({
+    catalog,
+    auth,
+    access: readAccess,
+    logger,
+    onChange: (entityRef, link) => signals.entityLinkChanged(entityRef, link),
+  });
   const openApi = buildOpenApiDocument();
   const router = Router();
   router.use(express.json());

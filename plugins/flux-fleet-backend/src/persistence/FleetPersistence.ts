@@ -134,7 +134,7 @@ export class FleetPersistence {
         cluster,
         holder: this.replica,
         health: snapshot.health,
-        data: encodeSnapshot(snapshot.data),
+        data: await encodeSnapshot(snapshot.source),
       });
       this.written.set(cluster, version);
       this.versions.set(cluster, written);
@@ -163,7 +163,7 @@ export class FleetPersistence {
     if (!row) return;
     let data;
     try {
-      data = decodeSnapshot(row.data, this.options.index.valuePool);
+      data = await decodeSnapshot(row.data, this.options.index.valuePool);
     } catch (error) {
       this.options.logger.warn(
         `Flux Fleet ignores the snapshot of cluster '${row.cluster}' (version ${row.version}): ${error}`,

@@ -2,6 +2,7 @@ import { mockServices } from '@backstage/backend-test-utils';
 import { ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
 import { applyMigrations } from './applyMigrations';
+import { snapshotSourceOf } from '../__testUtils__/snapshotSource';
 import { decodeSnapshot, encodeSnapshot } from './clusterSnapshot';
 import { hostname } from 'node:os';
 import { LeaseManager, replicaName } from './LeaseManager';
@@ -111,17 +112,17 @@ describe.each(ids)('leases and snapshots on %s', id => {
       servedVersions: {},
     };
     expect(
-      await store.write({ cluster: 'a', holder: 'r1', health, data: encodeSnapshot(data as any) }),
+      await store.write({ cluster: 'a', holder: 'r1', health, data: await encodeSnapshot(snapshotSourceOf(data as any)) }),
     ).toBe(1);
     expect(
-      await store.write({ cluster: 'a', holder: 'r1', health, data: encodeSnapshot(data as any) }),
+      await store.write({ cluster: 'a', holder: 'r1', health, data: await encodeSnapshot(snapshotSourceOf(data as any)) }),
     ).toBe(2);
     const [header] = await store.headers();
     expect(header).toMatchObject({ cluster: 'a', version: 2, holder: 'r1' });
     const row = await store.read('a');
     expect(row?.health).toEqual(health);
     const pool = new ValuePool();
-    const decoded = decodeSnapshot(row!.data, pool);
+    const decoded = await decodeSnapshot(row!.data, pool);
     expect(decoded.objects).toEqual(data.objects);
     // equal label sets are one object again, as when read from the cluster
     expect(decoded.objects[0].labels).toBe(decoded.namespaces[0].labels);

@@ -5,7 +5,9 @@ import type {
   ValuePool,
   WorkloadRecord,
 } from '@flux-fleet/plugin-flux-fleet-common';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { once } from 'node:events';
+import { promisify } from 'node:util';
+import { createGzip, gunzip } from 'node:zlib';
 import type { StoredEvent } from '../service/fluxEvents';
 
 /** What a snapshot of one cluster holds: its store as read, and when each object last changed. */
@@ -20,17 +22,91 @@ export interface ClusterSnapshotData {
   events: Array<[string, StoredEvent[]]>;
 }
 
-/** JSON, gzipped at the fastest level: a snapshot is written often and read rarely. */
-export function encodeSnapshot(data: ClusterSnapshotData): Buffer {
-  return gzipSync(JSON.stringify(data), { level: 1 });
+/**
+ * What a snapshot is written from: a cluster's objects, each read when the encoder reaches it, and the rest of
+ * its store as held. Objects are read a slice at a time so that a cluster's records are never all built at once:
+ * built together they outlived the young generation while the snapshot was written, and their collection paused
+ * the backend. An object deleted meanwhile is left out; one changed meanwhile is written as it is then (the index
+ * version taken before the write changed, so the next write takes it again).
+ */
+export interface ClusterSnapshotSource {
+  /** The keys of the cluster's objects when the snapshot was taken. */
+  keys: readonly string[];
+  /** An object's record and when it last changed, as the index holds them now; undefined once it is gone. */
+  read(key: string): { record: FluxObjectRecord; updatedAt: number } | undefined;
+  controllers: FluxController[];
+  namespaces: NamespaceRecord[];
+  workloads: WorkloadRecord[];
+  events: Array<[string, StoredEvent[]]>;
+}
+
+/** About this much JSON text is written before the encoder lets other work run (a fraction of a millisecond). */
+const SLICE_CHARS = 64 * 1024;
+
+const gunzipAsync = promisify(gunzip);
+
+/**
+ * A snapshot as {@link ClusterSnapshotData} in JSON, gzipped at the fastest level (a snapshot is written often
+ * and read rarely). It is made a slice at a time: each slice of text goes to zlib, which compresses on the thread
+ * pool, and the encoder yields to the event loop before the next. A cluster of thousands of objects written in one
+ * go held the backend for tens of milliseconds, and every cluster's at the same tick for most of a second, which
+ * every request and signal waited out.
+ */
+export async function encodeSnapshot(source: ClusterSnapshotSource): Promise<Buffer> {
+  const gzip = createGzip({ level: 1 });
+  const chunks: Buffer[] = [];
+  gzip.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = once(gzip, 'end');
+  // awaited at the end; a zlib error meanwhile must not count as an unhandled rejection
+  ended.catch(() => undefined);
+  let text = '';
+  const flushIfFull = async () => {
+    if (text.length < SLICE_CHARS) return;
+    const drained = gzip.write(text);
+    text = '';
+    if (!drained) await once(gzip, 'drain');
+    await new Promise(resolve => setImmediate(resolve));
+  };
+  const writeArray = async (items: readonly unknown[]) => {
+    text += '[';
+    for (let i = 0; i < items.length; i++) {
+      // JSON.stringify writes null for what it cannot write in an array
+      text += `${i === 0 ? '' : ','}${JSON.stringify(items[i]) ?? 'null'}`;
+      await flushIfFull();
+    }
+    text += ']';
+  };
+
+  text += '{"format":1,"objects":[';
+  const updatedAt: number[] = [];
+  for (const key of source.keys) {
+    const object = source.read(key);
+    if (!object) continue;
+    text += `${updatedAt.length === 0 ? '' : ','}${JSON.stringify(object.record)}`;
+    updatedAt.push(object.updatedAt);
+    await flushIfFull();
+  }
+  text += `],"updatedAt":${JSON.stringify(updatedAt)},"controllers":`;
+  await writeArray(source.controllers);
+  text += ',"namespaces":';
+  await writeArray(source.namespaces);
+  text += ',"workloads":';
+  await writeArray(source.workloads);
+  text += ',"events":';
+  await writeArray(source.events);
+  text += '}';
+  gzip.end(text);
+  await ended;
+  return Buffer.concat(chunks);
 }
 
 /**
  * Reads a snapshot back, sharing its strings and label sets through the index's pool as freshly read objects
- * do, so a restored cluster costs the same memory as a watched one. Throws on a snapshot it cannot read.
+ * do, so a restored cluster costs the same memory as a watched one. Rejects a snapshot it cannot read.
  */
-export function decodeSnapshot(data: Buffer, pool: ValuePool): ClusterSnapshotData {
-  const parsed = JSON.parse(gunzipSync(data).toString('utf8')) as ClusterSnapshotData;
+export async function decodeSnapshot(data: Buffer, pool: ValuePool): Promise<ClusterSnapshotData> {
+  // decompressed on the thread pool
+  const parsed = JSON.parse((await gunzipAsync(data)).toString('utf8')) as ClusterSnapshotData;
   if (parsed?.format !== 1 || !Array.isArray(parsed.objects)) {
     throw new Error(`snapshot format ${String(parsed?.format)} is not one this version reads`);
   }

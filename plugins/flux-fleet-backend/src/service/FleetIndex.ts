@@ -31,7 +31,7 @@ import type {
 } from '@flux-fleet/plugin-flux-fleet-node';
 import type { ClusterWatcher } from '../cluster/ClusterWatcher';
 import type { AnalysisSettings, TenantRule } from '../config/FleetConfig';
-import type { ClusterSnapshotData } from '../persistence/clusterSnapshot';
+import type { ClusterSnapshotData, ClusterSnapshotSource } from '../persistence/clusterSnapshot';
 import { ClusterStore } from './ClusterStore';
 import { ClusterView, ViewChanges } from './ClusterView';
 import {
@@ -183,24 +183,28 @@ export class FleetIndex implements FleetIndexService {
   }
 
   /**
-   * A snapshot of a cluster as this replica watches it, or undefined while the cluster is not synced (a
-   * partial list must not replace a complete snapshot).
+   * What a snapshot of a cluster is written from, as this replica watches it, or undefined while the cluster is
+   * not synced (a partial list must not replace a complete snapshot). Records are read as the snapshot is written.
    */
-  snapshotOf(cluster: string): { data: ClusterSnapshotData; health: ClusterHealth } | undefined {
+  snapshotOf(cluster: string): { source: ClusterSnapshotSource; health: ClusterHealth } | undefined {
     const slot = this.slot(cluster);
     const health = this.healthOf(slot);
     if (!slot.watcher || !health.synced || slot.view.analysedAt === undefined) return undefined;
-    const objects = [...slot.store.objects.values()];
+    const { store, view } = slot;
+    const keys: string[] = [];
+    for (const s of store.objects.existingSlots()) keys.push(store.objects.keyOf(s)!);
     return {
       health,
-      data: {
-        format: 1,
-        objects,
-        updatedAt: objects.map(r => slot.view.get(r.key)?.updatedAt ?? Date.now()),
-        controllers: [...slot.store.controllers.values()],
-        namespaces: [...slot.store.namespaces.values()],
-        workloads: [...slot.store.workloads.values()],
-        events: [...slot.store.events],
+      source: {
+        keys,
+        read: key => {
+          const record = store.objects.get(key);
+          return record && { record, updatedAt: view.get(key)?.updatedAt ?? Date.now() };
+        },
+        controllers: [...store.controllers.values()],
+        namespaces: [...store.namespaces.values()],
+        workloads: [...store.workloads.values()],
+        events: [...store.events],
       },
     };
   }

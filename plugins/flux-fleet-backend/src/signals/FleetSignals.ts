@@ -65,6 +65,16 @@ export class FleetSignals {
     this.expire();
   }
 
+  /**
+   * An entity's link annotations changed in the catalog (or the entity is gone): its open pages ask for their
+   * view again, which then follows the new link.
+   */
+  entityLinkChanged(entityRef: string, link: EntityLink | undefined): void {
+    if (!this.entities.has(entityRef)) return;
+    if (link) this.entityViewed(entityRef, link);
+    this.publisher.publish(SIGNAL_CHANNELS.entity(entityRef), []);
+  }
+
   /** An object's detail was requested. */
   objectViewed(key: string): void {
     this.objects.delete(key);
