@@ -161,19 +161,7 @@ export class ClusterClient {
           resolve(rest as T);
         });
       });
-      deadline = setTimeout(
-        () =>
-          fail(
-            new KubernetesRequestError({
-              cluster: this.cluster,
-              failure: 'timeout',
-              message: `GET ${path} did not answer within ${
-                this.requestTimeoutMs / 1000
-              } s`,
-            }),
-          ),
-        this.requestTimeoutMs,
-      );
+      deadline = setTimeout(() => fail(this.timeoutError(path)), this.requestTimeoutMs);
       req.on('error', error => fail(this.networkError(path, error)));
       this.abortWith(req, signal, () => fail(this.abortedError(path)));
       req.end();
@@ -225,19 +213,7 @@ export class ClusterClient {
           }
         });
       });
-      deadline = setTimeout(
-        () =>
-          fail(
-            new KubernetesRequestError({
-              cluster: this.cluster,
-              failure: 'timeout',
-              message: `GET ${path} did not answer within ${
-                this.requestTimeoutMs / 1000
-              } s`,
-            }),
-          ),
-        this.requestTimeoutMs,
-      );
+      deadline = setTimeout(() => fail(this.timeoutError(path)), this.requestTimeoutMs);
       req.on('error', error => fail(this.networkError(path, error)));
       this.abortWith(req, signal, () => fail(this.abortedError(path)));
       req.end();
@@ -432,6 +408,14 @@ export class ClusterClient {
           ? ` (retry after ${Math.ceil(retryAfterMs / 1000)} s)`
           : ''
       }`.replace(/\s+$/, ''),
+    });
+  }
+
+  private timeoutError(path: string): KubernetesRequestError {
+    return new KubernetesRequestError({
+      cluster: this.cluster,
+      failure: 'timeout',
+      message: `GET ${path} did not answer within ${this.requestTimeoutMs / 1000} s`,
     });
   }
 
