@@ -4,16 +4,23 @@
 //   CI=true yarn backstage-cli package test --roots '<rootDir>/../bench' --testMatch '**/*.bench.ts'
 //
 // Environment: FLEET_SIZE (S, M, L; default M), FLEET_KINDS (comma-separated Flux kinds; default the module's
-// default, Kustomization and HelmRelease). It prints one JSON line `catalog ingest benchmark` with the figures.
-// The simulator runs in a child process; the Flux Fleet backend, the catalog (SQLite in memory) and this module run
-// in this one, as in a one-process Backstage backend.
+// default, Kustomization and HelmRelease), BENCH_DATABASE (sqlite, the default: SQLite in memory; pg: the PostgreSQL
+// of BACKSTAGE_TEST_DATABASE_POSTGRES15_CONNECTION_STRING, as `scripts/postgres.sh url` prints it, in a fresh
+// database). It prints one JSON line `catalog ingest benchmark` with the figures.
+// The simulator runs in a child process; the Flux Fleet backend, the catalog and this module run in this one, as in a
+// one-process Backstage backend.
 import {
   coreServices,
   createServiceFactory,
   LoggerService,
   RootLoggerService,
 } from '@backstage/backend-plugin-api';
-import { mockCredentials, mockServices, startTestBackend } from '@backstage/backend-test-utils';
+import {
+  mockCredentials,
+  mockServices,
+  startTestBackend,
+  TestDatabases,
+} from '@backstage/backend-test-utils';
 import catalogPlugin from '@backstage/plugin-catalog-backend';
 import type { GroundTruth, SimCluster } from '@flux-fleet/fleet-sim';
 import type { FluxKind } from '@flux-fleet/plugin-flux-fleet-common';
@@ -33,6 +40,18 @@ jest.setTimeout(60 * 60_000);
 const SIZE = process.env.FLEET_SIZE ?? 'M';
 const POLL_MS = SIZE === 'S' ? 1_000 : 10_000;
 const KINDS = (process.env.FLEET_KINDS ?? 'Kustomization,HelmRelease').split(',') as FluxKind[];
+const DATABASE = process.env.BENCH_DATABASE ?? 'sqlite';
+
+/** The database every plugin of the backend uses: SQLite in memory, or a fresh PostgreSQL database. */
+async function databaseFeatures() {
+  if (DATABASE === 'sqlite') return [];
+  if (DATABASE !== 'pg') throw new Error(`BENCH_DATABASE must be sqlite or pg, got '${DATABASE}'`);
+  const databases = TestDatabases.create({ ids: ['POSTGRES_15'] });
+  if (!databases.supports('POSTGRES_15')) {
+    throw new Error('BENCH_DATABASE=pg needs BACKSTAGE_TEST_DATABASE_POSTGRES15_CONNECTION_STRING');
+  }
+  return [mockServices.database.factory({ knex: await databases.init('POSTGRES_15') })];
+}
 
 async function startSim(dir: string): Promise<{ child: ChildProcess; clusters: SimCluster[]; truth: GroundTruth }> {
   const truthFile = join(dir, 'truth.json');
@@ -88,10 +107,12 @@ it(`ingests the fleet ${SIZE} into the catalog`, async () => {
     const expectedTotal = Object.values(expected).reduce((a, b) => a + b, 0);
 
     const logs = emissionLogger();
+    const database = await databaseFeatures();
     const started = Date.now();
     backend = await startTestBackend({
       features: [
         logs.factory,
+        ...database,
         catalogPlugin,
         fluxFleetFeature,
         catalogModule,
@@ -152,6 +173,7 @@ it(`ingests the fleet ${SIZE} into the catalog`, async () => {
     const doneAt = Date.now();
     const result = {
       fleet: SIZE,
+      database: DATABASE,
       clusters: sim.clusters.length,
       fluxObjects: sim.truth.objects.length,
       kinds: KINDS,
