@@ -1,7 +1,9 @@
 /**
  * Freshness: a change made through a simulated cluster's API (a merge patch of a Kustomization's status, as a
  * controller writes it), until the signal that announces it reaches a subscribed client on the entity channel
- * (an open entity page) and on the object channel (an open object detail), under the simulator's churn.
+ * (an open entity page) and on the object channel (an open object detail), under the simulator's churn; and until
+ * an open entity page holds the change: the signal, then the view the page asks again at once (as
+ * `useLiveRefresh` does for the first signal after a quiet spell).
  */
 import {
   SIGNAL_CHANNELS,
@@ -18,6 +20,8 @@ import { SignalsClient } from './signalsClient';
 export interface Freshness {
   changes: number;
   entityChannelMs: Distribution;
+  /** Until the entity page's refresh, asked when its signal arrived, has answered. */
+  entityPageMs?: Distribution;
   objectChannelMs: Distribution;
   /** Changes whose signal did not arrive within the timeout, per channel. */
   missed: { entity: number; object: number };
@@ -136,6 +140,7 @@ export async function measureFreshness(options: {
     // let the subscriptions reach the signals plugin before the first change
     await new Promise(r => setTimeout(r, 500));
     const entity: number[] = [];
+    const entityPage: number[] = [];
     const object: number[] = [];
     const missed = { entity: 0, object: 0 };
     liveness = probeLiveness(options.client.baseUrl, 100);
@@ -150,6 +155,19 @@ export async function measureFreshness(options: {
         o.key,
         timeoutMs,
       );
+      // what the open page does on the signal: ask for the entity's view again
+      const onEntityPage = onEntity.then(async at => {
+        if (at === undefined) return undefined;
+        const [kind, rest] = entityRef.split(':');
+        const view = await options.client.call(
+          `/api/flux-fleet/entity/${kind}/${rest}`,
+          { token: options.userToken },
+        );
+        if (view.status !== 200) {
+          throw new Error(`the entity view of ${entityRef} answered ${view.status}`);
+        }
+        return performance.now();
+      });
       const onObject = signals.waitFor(
         SIGNAL_CHANNELS.object(o.key),
         o.key,
@@ -169,9 +187,14 @@ export async function measureFreshness(options: {
           }: ${answer.text.slice(0, 200)}`,
         );
       }
-      const [atEntity, atObject] = await Promise.all([onEntity, onObject]);
+      const [atEntity, atEntityPage, atObject] = await Promise.all([
+        onEntity,
+        onEntityPage,
+        onObject,
+      ]);
       if (atEntity === undefined) missed.entity += 1;
       else entity.push(atEntity - started);
+      if (atEntityPage !== undefined) entityPage.push(atEntityPage - started);
       if (atObject === undefined) missed.object += 1;
       else object.push(atObject - started);
       await new Promise(r => setTimeout(r, 100 + Math.random() * 200));
@@ -179,6 +202,7 @@ export async function measureFreshness(options: {
     return {
       changes: options.changes,
       entityChannelMs: distribution(entity),
+      entityPageMs: distribution(entityPage),
       objectChannelMs: distribution(object),
       missed,
       timeoutMs,

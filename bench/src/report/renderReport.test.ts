@@ -203,6 +203,25 @@ describe('renderReport', () => {
     );
     expect(older).toContain('| entity channel (an open entity page)');
     expect(older).not.toContain('liveness');
+    expect(older).not.toContain('holds the change');
+  });
+
+  it("says how soon an open entity page holds a change, its refreshed view included, when it was measured", () => {
+    const freshness = {
+      changes: 200,
+      entityChannelMs: dist(15, 160),
+      entityPageMs: dist(21, 190),
+      objectChannelMs: dist(14, 60),
+      missed: { entity: 0, object: 0 },
+      timeoutMs: 10_000,
+    };
+    const report = renderReport(results({ product: { ...results().product!, freshness } }));
+    expect(report).toContain(
+      '| an open entity page holds the change (its signal, then the view it asks again at once) | 21.0 ms | 190 ms |',
+    );
+    expect(report).toContain(
+      'a change in a cluster reaches an open entity page in 21.0 ms (p50), 190 ms (p99), its refreshed view included',
+    );
   });
 
   it('gives long syncs in minutes and large list bodies in GiB', () => {
