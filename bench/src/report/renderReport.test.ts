@@ -215,11 +215,11 @@ describe('renderReport', () => {
       missed: { entity: 0, object: 0 },
       timeoutMs: 10_000,
     };
-    const report = renderReport(results({ product: { ...results().product!, freshness } }));
-    expect(report).toContain(
+    const rendered = renderReport(results({ product: { ...results().product!, freshness } }));
+    expect(rendered).toContain(
       '| an open entity page holds the change (its signal, then the view it asks again at once) | 21.0 ms | 190 ms |',
     );
-    expect(report).toContain(
+    expect(rendered).toContain(
       'a change in a cluster reaches an open entity page in 21.0 ms (p50), 190 ms (p99), its refreshed view included',
     );
   });
