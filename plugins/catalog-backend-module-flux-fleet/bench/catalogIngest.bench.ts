@@ -42,11 +42,15 @@ const POLL_MS = SIZE === 'S' ? 1_000 : 10_000;
 const KINDS = (process.env.FLEET_KINDS ?? 'Kustomization,HelmRelease').split(',') as FluxKind[];
 const DATABASE = process.env.BENCH_DATABASE ?? 'sqlite';
 
+if (DATABASE !== 'sqlite' && DATABASE !== 'pg') {
+  throw new Error(`BENCH_DATABASE must be sqlite or pg, got '${DATABASE}'`);
+}
+// created at the top level: it registers Jest hooks that drop the databases it made
+const databases = DATABASE === 'pg' ? TestDatabases.create({ ids: ['POSTGRES_15'] }) : undefined;
+
 /** The database every plugin of the backend uses: SQLite in memory, or a fresh PostgreSQL database. */
 async function databaseFeatures() {
-  if (DATABASE === 'sqlite') return [];
-  if (DATABASE !== 'pg') throw new Error(`BENCH_DATABASE must be sqlite or pg, got '${DATABASE}'`);
-  const databases = TestDatabases.create({ ids: ['POSTGRES_15'] });
+  if (!databases) return [];
   if (!databases.supports('POSTGRES_15')) {
     throw new Error('BENCH_DATABASE=pg needs BACKSTAGE_TEST_DATABASE_POSTGRES15_CONNECTION_STRING');
   }
