@@ -153,3 +153,22 @@ export function largestRssInGroup(pgid: number): number {
   }
   return largest;
 }
+
+/** CPU time (user and system, in seconds) the processes of a group have used so far. */
+export function cpuSecondsOfGroup(pgid: number): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // after the command: state(0) ppid(1) pgrp(2) … utime(11) stime(12)
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== pgid) continue;
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended while being read
+    }
+  }
+  // Linux counts in USER_HZ, 100 per second on every architecture it runs on
+  return ticks / 100;
+}

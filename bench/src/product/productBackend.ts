@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import {
+  cpuSecondsOfGroup,
   largestRssInGroup,
   logTail,
   startGroup,
@@ -26,6 +27,8 @@ export interface ProductBackend {
   readyMs: number;
   /** Resident memory of the backend process now. */
   rssBytes(): number;
+  /** CPU seconds the backend's processes have used so far. */
+  cpuSeconds(): number;
   /** Waits until every cluster is synced; resolves with the milliseconds waited. */
   waitSynced(timeoutMs: number): Promise<number>;
   stop(): Promise<void>;
@@ -98,6 +101,7 @@ export async function startProductBackend(options: {
     client,
     readyMs,
     rssBytes: () => largestRssInGroup(group.pid),
+    cpuSeconds: () => cpuSecondsOfGroup(group.pid),
     async waitSynced(timeoutMs) {
       const from = Date.now();
       for (;;) {

@@ -147,7 +147,13 @@ function productSections(results: BenchResults): string[] {
         p.backend.readyMs,
       )} after start, every cluster synced ${ms(
         p.backend.syncedMs,
-      )} later; backend RSS ${count(
+      )} later${
+        p.backend.settledMs !== undefined
+          ? `, settled ${ms(p.backend.settledMs)} after that (${
+              p.backend.settledCores
+            } cores over 5 s; the measurements below start then)`
+          : ''
+      }; backend RSS ${count(
         p.backend.rssMiBSynced,
       )} MiB synced, ${count(p.backend.rssMiBAtEnd)} MiB at the end.`,
     );
