@@ -4,7 +4,7 @@ import {
   startTestBackend,
 } from '@backstage/backend-test-utils';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
-import type { ClusterHealth, FleetObject } from '@flux-fleet/plugin-flux-fleet-common';
+import type { ClusterHealth, FleetObject, InstanceSummary } from '@flux-fleet/plugin-flux-fleet-common';
 import request from 'supertest';
 import { allObjects, FleetBackend, startFleetBackend } from './__testUtils__/startFleetBackend';
 import fluxFleetFeature from './feature';
@@ -199,6 +199,19 @@ describe('the flux-fleet API on a simulated fleet', () => {
     );
     expect(new Set(view.objects.map((o: FleetObject) => o.ref.cluster)).size).toBeGreaterThan(1);
     expect(view.instances.length).toBeGreaterThan(0);
+    // each instance lists the controllers of the entity's objects, and only those
+    const reconciling = new Set(
+      (view.objects as FleetObject[])
+        .filter(o => o.owner.instance !== null)
+        .map(o => `${o.ref.cluster}/${o.owner.instance}/${o.owner.controller}`),
+    );
+    const listed = (view.instances as InstanceSummary[]).flatMap(i =>
+      i.controllers.map(c => `${i.cluster}/${i.name}/${c.name}`),
+    );
+    expect(new Set(listed)).toEqual(reconciling);
+    const all = await fleet.get(`/instances?cluster=${view.instances[0].cluster}`);
+    const full = all.items.find((i: InstanceSummary) => i.name === view.instances[0].name);
+    expect(full.controllers.length).toBeGreaterThan(view.instances[0].controllers.length);
 
     // objects labelled for checkout, or whose workloads are
     const bySelector = await fleet.get('/entity/component/default/by-label');

@@ -197,19 +197,35 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       .entityObjects(entity.link)
       .filter(o => readable(filter, o));
     const clusterNames = new Set(objects.map(o => o.ref.cluster));
-    const instanceKeys = new Set(
-      objects
-        .filter(o => o.owner.instance !== null)
-        .map(o => `${o.ref.cluster}/${o.owner.instance}`),
-    );
+    // the controllers that reconcile (or contest) the entity's objects, by cluster/instance/controller
+    const controllerKeys = new Set<string>();
+    for (const o of objects) {
+      const { cluster } = o.ref;
+      if (o.owner.instance !== null) {
+        controllerKeys.add(`${cluster}/${o.owner.instance}/${o.owner.controller}`);
+      }
+      for (const c of o.owner.candidates ?? []) {
+        controllerKeys.add(`${cluster}/${c.instance}/${c.controller}`);
+      }
+    }
+    const instanceKeys = new Set([...controllerKeys].map(k => k.slice(0, k.lastIndexOf('/'))));
     const view: EntityView = {
       entityRef: entity.entityRef,
       link: entity.link,
       objects,
       clusters: clusters().filter(c => clusterNames.has(c.name) || !c.synced),
+      // An instance lists only the controllers of the entity's objects: all of them made most of the answer at
+      // fleet M (a dozen controllers per instance, on every cluster), and the entity's page shows none of the
+      // others; `GET /instances` has them all.
       instances: [...clusterNames]
         .flatMap(cluster => fleetIndex.instances(cluster))
-        .filter(i => instanceKeys.has(`${i.cluster}/${i.name}`)),
+        .filter(i => instanceKeys.has(`${i.cluster}/${i.name}`))
+        .map(i => ({
+          ...i,
+          controllers: i.controllers.filter(c =>
+            controllerKeys.has(`${i.cluster}/${i.name}/${c.name}`),
+          ),
+        })),
     };
     signals.entityViewed(entity.entityRef, entity.link);
     sendJson(res, view);

@@ -203,8 +203,9 @@ export interface EntityView {
   /** Health of every cluster that holds one of its objects, and of every cluster not synced. */
   clusters: ClusterHealth[];
   /**
-   * The instances that own one of its objects (their Flux version, operator-managed or not). Optional: when absent
-   * the frontend asks `GET /instances?cluster=` for the clusters involved.
+   * The instances that own one of its objects (their Flux version, operator-managed or not), each listing only the
+   * controllers that reconcile (or contest) the entity's objects. Optional: when absent the frontend asks
+   * `GET /instances?cluster=` for the clusters involved.
    */
   instances?: InstanceSummary[];
 }
