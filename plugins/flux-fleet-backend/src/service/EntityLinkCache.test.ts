@@ -81,7 +81,7 @@ describe('EntityLinkCache', () => {
     expect(catalog.getEntityByRef).toHaveBeenCalledTimes(1);
 
     setEntity(checkout('checkout-v2'));
-    advance(10_000);
+    advance(60_000);
     // stale: the old link is served while the catalog is read again
     expect((await cache.linkOf(ref, alice))?.link.kubernetesId).toBe('checkout');
     await settle();
@@ -89,7 +89,7 @@ describe('EntityLinkCache', () => {
     expect((await cache.linkOf(ref, alice))?.link.kubernetesId).toBe('checkout-v2');
 
     setEntity(undefined);
-    advance(10_000);
+    advance(60_000);
     await cache.linkOf(ref, alice);
     await settle();
     expect(changes[1]).toEqual(['component:default/checkout', undefined]);
@@ -100,7 +100,7 @@ describe('EntityLinkCache', () => {
     const { cache, catalog, logger, advance } = setup('all');
     await cache.linkOf(ref, alice);
     catalog.getEntityByRef.mockRejectedValueOnce(new Error('catalog is down'));
-    advance(15_000);
+    advance(65_000);
     await cache.linkOf(ref, alice);
     await settle();
     expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('catalog is down'));

@@ -8,8 +8,12 @@ import type { CatalogService } from '@backstage/plugin-catalog-node';
 import { EntityLink, entityLinkOf } from '@flux-fleet/plugin-flux-fleet-common';
 import type { EntityReadDecision } from '../permissions/ReadAccess';
 
-/** An answer younger than this is served as it is. */
-const FRESH_MS = 10_000;
+/**
+ * An answer younger than this is served as it is. Link annotations change seldom (a catalog edit, then the
+ * catalog's own processing), while a re-read costs the catalog a request and this process a token: once a minute
+ * per entity at most.
+ */
+const FRESH_MS = 60_000;
 /** An older answer, up to this age, is served at once and read again in the background. */
 const MAX_AGE_MS = 10 * 60_000;
 const MAX_ENTRIES = 5_000;
