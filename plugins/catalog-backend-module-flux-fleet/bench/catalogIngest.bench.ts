@@ -46,7 +46,7 @@ if (DATABASE !== 'sqlite' && DATABASE !== 'pg') {
   throw new Error(`BENCH_DATABASE must be sqlite or pg, got '${DATABASE}'`);
 }
 // created at the top level: it registers Jest hooks that drop the databases it made
-const databases = DATABASE === 'pg' ? TestDatabases.create({ ids: ['POSTGRES_15'] }) : undefined;
+const databases = DATABASE === 'pg' ? TestDatabases.create({ ids: ['POSTGRES_15'], disableDocker: true }) : undefined;
 
 /** The database every plugin of the backend uses: SQLite in memory, or a fresh PostgreSQL database. */
 async function databaseFeatures() {

@@ -282,6 +282,15 @@ async function main() {
               metadata: { name: ref.name, namespace: 'default' },
             };
           },
+          async getEntitiesByRefs(request: { entityRefs: string[] }) {
+            return {
+              items: request.entityRefs.map(ref => ({
+                apiVersion: 'backstage.io/v1alpha1',
+                kind: 'Component',
+                metadata: { name: ref.slice(ref.indexOf('/') + 1), namespace: 'default' },
+              })),
+            };
+          },
         } as any,
         signals,
         // every caller may read everything; a real decision is cached per caller for 10 s

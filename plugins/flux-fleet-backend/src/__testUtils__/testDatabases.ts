@@ -8,7 +8,8 @@ import { TestDatabases, type TestDatabaseId } from '@backstage/backend-test-util
  */
 export function createTestDatabases(): { databases: TestDatabases; ids: TestDatabaseId[] } {
   const postgres = (process.env.FLUX_FLEET_TEST_POSTGRES_ID ?? 'POSTGRES_15') as TestDatabaseId;
-  const databases = TestDatabases.create({ ids: ['SQLITE_3', postgres] });
+  // no Docker: PostgreSQL is the one a connection string names (as the comment above says), never a container
+  const databases = TestDatabases.create({ ids: ['SQLITE_3', postgres], disableDocker: true });
   if (process.env.FLUX_FLEET_REQUIRE_POSTGRES === '1' && !databases.supports(postgres)) {
     throw new Error(
       `FLUX_FLEET_REQUIRE_POSTGRES=1 but ${postgres} is not available: set BACKSTAGE_TEST_DATABASE_${postgres.replace(
