@@ -134,17 +134,31 @@ export async function waitForLogLine(
   }
 }
 
+/**
+ * The processes of a group: each one's pid and the fields of its `/proc/<pid>/stat` after the command (state(0)
+ * ppid(1) pgrp(2) … utime(11) stime(12) …). Processes that end while being read are left out.
+ */
+function processesInGroup(pgid: number): Array<{ pid: string; fields: string[] }> {
+  const found: Array<{ pid: string; fields: string[] }> = [];
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid) found.push({ pid, fields });
+    } catch {
+      // the process ended while being read
+    }
+  }
+  return found;
+}
+
 /** Resident memory (bytes) of the largest process of a group: the backend, not the `yarn` wrappers around it. */
 export function largestRssInGroup(pgid: number): number {
   let largest = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const { pid } of processesInGroup(pgid)) {
     try {
-      // fields after the command's closing parenthesis: state ppid pgrp ...
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) !== pgid) continue;
-      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
       largest = Math.max(largest, kb * 1024);
     } catch {
@@ -157,18 +171,7 @@ export function largestRssInGroup(pgid: number): number {
 /** CPU time (user and system, in seconds) the processes of a group have used so far. */
 export function cpuSecondsOfGroup(pgid: number): number {
   let ticks = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // after the command: state(0) ppid(1) pgrp(2) … utime(11) stime(12)
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) !== pgid) continue;
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended while being read
-    }
-  }
+  for (const { fields } of processesInGroup(pgid)) ticks += Number(fields[11]) + Number(fields[12]);
   // Linux counts in USER_HZ, 100 per second on every architecture it runs on
   return ticks / 100;
 }
