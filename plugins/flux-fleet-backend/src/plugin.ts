@@ -134,6 +134,7 @@ export const fluxFleetPlugin = createBackendPlugin({
           await createRouter({
             httpAuth,
             auth,
+            lifecycle,
             fleetIndex: index,
             catalog,
             signals: fleetSignals,

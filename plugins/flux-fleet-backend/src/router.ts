@@ -2,6 +2,7 @@ import type {
   AuditorService,
   AuthService,
   HttpAuthService,
+  LifecycleService,
   LoggerService,
 } from '@backstage/backend-plugin-api';
 import { NotFoundError } from '@backstage/errors';
@@ -40,6 +41,8 @@ import type { ObjectOwnership } from './permissions/ObjectOwnership';
 export interface RouterOptions {
   httpAuth: HttpAuthService;
   auth: AuthService;
+  /** Stops the entity link cache's timer at shutdown. */
+  lifecycle?: LifecycleService;
   fleetIndex: FleetIndex;
   catalog: CatalogService;
   signals: FleetSignals;
@@ -116,6 +119,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     logger,
     onChange: (entityRef, link) => signals.entityLinkChanged(entityRef, link),
   });
+  options.lifecycle?.addShutdownHook(() => links.close());
   const openApi = buildOpenApiDocument();
   const router = Router();
   router.use(express.json());

@@ -20,6 +20,7 @@ import type { IndexedObject } from './IndexedObject';
 import type { RecordTable } from './RecordTable';
 import { ServiceIndex } from './ServiceIndex';
 import { ViewObject } from './ViewObject';
+import { capacityFor, grown, INITIAL_CAPACITY } from './columns';
 
 /** What one pass over a cluster changed, for subscribers and signals. */
 export interface ViewChanges {
@@ -91,16 +92,6 @@ const NOT_HANDLED = 2;
 /** Its state's message is its Ready condition's (most are): read from the record, not kept twice. */
 const MESSAGE_IS_READY = 4;
 
-const INITIAL_CAPACITY = 256;
-
-function grown<T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(
-  array: T,
-  capacity: number,
-): T {
-  const next = new (array.constructor as new (n: number) => T)(capacity);
-  next.set(array);
-  return next;
-}
 
 /**
  * Numbers the distinct values a column holds (owners, boundaries), for one analysis: the view keeps a number per
@@ -352,9 +343,7 @@ export class ClusterView {
 
   private ensureCapacity(slot: number) {
     if (slot < this.capacity) return;
-    let capacity = this.capacity;
-    // by half again: a doubling would leave a third of the columns unused on average
-    while (capacity <= slot) capacity = Math.ceil(capacity * 1.5);
+    const capacity = capacityFor(this.capacity, slot);
     this.flags = grown(this.flags, capacity);
     this.kindCodes = grown(this.kindCodes, capacity);
     this.stateCodes = grown(this.stateCodes, capacity);

@@ -3,7 +3,7 @@ import type {
   BackstageCredentials,
   LoggerService,
 } from '@backstage/backend-plugin-api';
-import { stringifyEntityRef } from '@backstage/catalog-model';
+import { type Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
 import { EntityLink, entityLinkOf } from '@flux-fleet/plugin-flux-fleet-common';
 import type { EntityReadDecision } from '../permissions/ReadAccess';
@@ -161,18 +161,10 @@ export class EntityLinkCache {
         );
         continue;
       }
-      const readAt = this.now();
       batch.forEach(([key, entry], n) => {
         // answered by a read of its own meanwhile, or forgotten: nothing to update
         if (this.entries.get(key) !== entry) return;
-        const entity = items[n];
-        const value = entity && { entityRef: stringifyEntityRef(entity), link: entityLinkOf(entity) };
-        const before = entry.value;
-        entry.value = value;
-        entry.readAt = readAt;
-        if (before && !sameLinkedEntity(before, value)) {
-          this.options.onChange?.(before.entityRef, value?.link);
-        }
+        this.answered(key, entry, linkedEntityOf(items[n]));
       });
     }
   }
@@ -214,12 +206,7 @@ export class EntityLinkCache {
     entry.reading = read();
     entry.reading.then(
       value => {
-        if (this.entries.get(key) !== entry) return;
-        this.remember(key, { value, readAt: this.now(), viewedAt: entry.viewedAt });
-        const before = entry.value;
-        if (!sameLinkedEntity(before, value) && before) {
-          this.options.onChange?.(before.entityRef, value?.link);
-        }
+        if (this.entries.get(key) === entry) this.answered(key, entry, value);
       },
       error => {
         // the answer served stays until the next attempt
@@ -229,6 +216,15 @@ export class EntityLinkCache {
         );
       },
     );
+  }
+
+  /** A new answer for an entry: kept as the most recently read, and `onChange` told when its link changed. */
+  private answered(key: string, entry: Entry, value: LinkedEntity | undefined) {
+    this.remember(key, { value, readAt: this.now(), viewedAt: entry.viewedAt });
+    const before = entry.value;
+    if (before && !sameLinkedEntity(before, value)) {
+      this.options.onChange?.(before.entityRef, value?.link);
+    }
   }
 
   private remember(key: string, entry: Entry) {
@@ -247,13 +243,16 @@ export class EntityLinkCache {
     ref: { kind: string; namespace: string; name: string },
     credentials: BackstageCredentials,
   ): Promise<LinkedEntity | undefined> {
-    const entity = await this.options.catalog.getEntityByRef(ref, { credentials });
-    return entity && { entityRef: stringifyEntityRef(entity), link: entityLinkOf(entity) };
+    return linkedEntityOf(await this.options.catalog.getEntityByRef(ref, { credentials }));
   }
 
   private now(): number {
     return this.options.now?.() ?? Date.now();
   }
+}
+
+function linkedEntityOf(entity: Entity | undefined): LinkedEntity | undefined {
+  return entity && { entityRef: stringifyEntityRef(entity), link: entityLinkOf(entity) };
 }
 
 function sameLinkedEntity(a: LinkedEntity | undefined, b: LinkedEntity | undefined): boolean {

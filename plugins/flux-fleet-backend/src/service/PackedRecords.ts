@@ -5,6 +5,7 @@ import {
   RecordCondition,
   RecordReference,
 } from '@flux-fleet/plugin-flux-fleet-common';
+import { capacityFor, grown, INITIAL_CAPACITY } from './columns';
 
 /** The fields most records do not have, kept in one object per slot that has any. */
 interface RecordExtras {
@@ -155,13 +156,6 @@ function unpackTime(packed: number): string {
   return String.fromCharCode.apply(null, timeChars);
 }
 
-function grown<T extends Uint8Array | Uint16Array | Int32Array | Uint32Array>(array: T, capacity: number): T {
-  const next = new (array.constructor as new (n: number) => T)(capacity);
-  next.set(array);
-  return next;
-}
-
-const INITIAL_CAPACITY = 256;
 
 /**
  * The records of one cluster's Flux objects packed in columns by slot: small numbers for kinds, flags, generations
@@ -427,9 +421,7 @@ export class PackedRecords {
 
   private ensureCapacity(slot: number) {
     if (slot < this.capacity) return;
-    let capacity = this.capacity;
-    // by half again: a doubling would leave a third of the columns unused on average
-    while (capacity <= slot) capacity = Math.ceil(capacity * 1.5);
+    const capacity = capacityFor(this.capacity, slot);
     this.kinds = grown(this.kinds, capacity);
     this.flags = grown(this.flags, capacity);
     this.readyStatuses = grown(this.readyStatuses, capacity);
