@@ -10,9 +10,9 @@ ARGS ?=
 start:
 	@scripts/bootstrap.sh
 	@FLEET=$(FLEET) BACKEND_WATCH=0 scripts/stack.sh up
-	@echo "    kubeconfig and ground truth of the demo fleet: .flux-fleet/kubeconfig, .flux-fleet/truth.json"
+	@echo "    kubeconfig and ground truth of the demo fleet: $${FLUX_FLEET_STATE:-.flux-fleet}/kubeconfig, $${FLUX_FLEET_STATE:-.flux-fleet}/truth.json"
 	@echo "    press Ctrl-C to stop"
-	@trap 'scripts/stack.sh down; exit 0' INT TERM; tail -n 0 -f .flux-fleet/backend.log
+	@trap 'scripts/stack.sh down; exit 0' INT TERM; tail -n 0 -f "$${FLUX_FLEET_STATE:-.flux-fleet}/backend.log"
 
 ## make test: every suite; ends with `N passed, N failed`
 test:
