@@ -90,6 +90,8 @@ echo "==> end-to-end tests (Playwright in Chromium against the running product)"
 s=$SECONDS
 # --tls: kubectl sends the admin context's token only over HTTPS (the tests change the fleet with kubectl);
 # app-config.e2e.yaml indexes the catalog for search every 10 s; no backend restart when a source file changes.
+# a static API token as a script's operator would configure one (app-config.yaml restricts it to reading)
+export FLUX_FLEET_API_TOKEN=${FLUX_FLEET_API_TOKEN:-e2e-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')}
 if DB=pg PORT=$E2E_PORT EXTRA_CONFIG="$FLUX_FLEET_ROOT/e2e-tests/app-config.e2e.yaml" BACKEND_WATCH=0 \
   scripts/stack.sh up > "$OUT/stack.log" 2>&1; then
   (cd e2e-tests && PLAYWRIGHT_BASE_URL=http://localhost:$E2E_PORT FLUX_FLEET_STATE="$FLUX_FLEET_ROOT/.flux-fleet" \

@@ -6,6 +6,7 @@ import { FleetPage } from './fleetPage';
 import { kubeconfigPath, stateDir } from './fleetState';
 import { objectKey, readTruth, TruthObject } from './groundTruth';
 import { screenshotPath, signIn } from './helpers';
+import { kubectl } from './kubectl';
 
 /**
  * Actions on Flux objects with the demo permission policy (packages/backend/src/permissionPolicy.ts): the guest is
@@ -147,4 +148,38 @@ test('no cluster credential reaches the browser, the built app or the backend lo
   const lines = readFileSync(log, 'utf8').split('\n');
   expect(lines.length).toBeGreaterThan(10);
   expect(lines.filter(leaks)).toEqual([]);
+});
+
+test('the static API token of app-config.yaml reads but cannot act, and nothing is written', async ({ page }) => {
+  // scripts/test.sh starts the product with FLUX_FLEET_API_TOKEN set, as a script's operator would
+  const apiToken = process.env.FLUX_FLEET_API_TOKEN;
+  expect(apiToken, 'FLUX_FLEET_API_TOKEN for the end-to-end run').toBeTruthy();
+  const headers = { Authorization: `Bearer ${apiToken}`, 'Content-Type': 'application/json' };
+  const o = await reconcilableKustomization('checkout');
+  const key = objectKey(o);
+  const before = JSON.parse(
+    await kubectl(o.cluster, 'get', 'kustomizations.kustomize.toolkit.fluxcd.io', '-n', o.namespace, o.name, '-o', 'json'),
+  );
+
+  const read = await page.request.get(`/api/flux-fleet/objects/${key}`, { headers });
+  expect(read.status()).toBe(200);
+  for (const [action, permission] of [
+    ['reconcile', 'reconcile'],
+    ['suspend', 'suspend'],
+    ['resume', 'suspend'],
+  ]) {
+    const res = await page.request.post(`/api/flux-fleet/objects/${key}/${action}`, { headers, data: {} });
+    expect(res.status(), `${action} with the static token`).toBe(403);
+    expect((await res.json()).error.message).toContain(
+      `You do not have the permission flux-fleet.object.${permission} on ${key}.`,
+    );
+  }
+
+  const after = JSON.parse(
+    await kubectl(o.cluster, 'get', 'kustomizations.kustomize.toolkit.fluxcd.io', '-n', o.namespace, o.name, '-o', 'json'),
+  );
+  expect(after.spec.suspend ?? false).toBe(before.spec.suspend ?? false);
+  expect(after.metadata.annotations?.['reconcile.fluxcd.io/requestedAt']).toBe(
+    before.metadata.annotations?.['reconcile.fluxcd.io/requestedAt'],
+  );
 });

@@ -29,3 +29,4 @@ export * from './analysis';
 export * from './entityNames';
 export * from './fluxCli';
 export * from './revisionLink';
+export * from './capacity/measurement';

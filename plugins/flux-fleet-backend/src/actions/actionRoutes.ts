@@ -69,8 +69,9 @@ export interface ActionRoutesOptions {
  * `POST /objects/:cluster/:namespace/:kind/:name/reconcile|suspend|resume` (docs/api.md). Each attempt is audited
  * through the auditor service (who, which action, object and cluster, and how it ended, refusals included), then:
  * 400 for bad input or an action the kind does not take, 404 for an object the caller cannot see, 403 without
- * `flux-fleet.object.reconcile` (reconcile) or `flux-fleet.object.suspend` (suspend, resume) on the object, and
- * the cluster's own answer through {@link FluxActions}.
+ * `flux-fleet.object.reconcile` (reconcile) or `flux-fleet.object.suspend` (suspend, resume) on the object or for a
+ * service principal whose access restrictions do not name that permission ({@link ActionAccess}), and the cluster's
+ * own answer through {@link FluxActions}.
  */
 export function addActionRoutes(router: Router, options: ActionRoutesOptions): void {
   const { httpAuth, auditor, readAccess, actionAccess, ownership, actions } = options;
@@ -130,14 +131,12 @@ export function addActionRoutes(router: Router, options: ActionRoutesOptions): v
         const permission =
           action === 'reconcile' ? fluxObjectReconcilePermission : fluxObjectSuspendPermission;
         await ownership.refresh();
-        const allowed = await actionAccess.allows(
+        const refusal = await actionAccess.refusal(
           permission,
           { ...object, ownedBy: ownership.ownersOf(ownedObject(object)) },
           credentials,
         );
-        if (!allowed) {
-          throw new NotAllowedError(`You do not have the permission ${permission.name} on ${key}.`);
-        }
+        if (refusal) throw new NotAllowedError(refusal);
 
         outcome = 'failed';
         const result = await actions.run(object, action, force);

@@ -260,6 +260,34 @@ describe('reconcile, suspend and resume', () => {
     expect(after.spec.suspend ?? false).toBe(false);
   });
 
+  it('refuses a service principal (a script with a token) with 403, and writes nothing', async () => {
+    const target = targets.reconcile;
+    const before = await clusterObject(target);
+    const token = mockCredentials.service.header('external:flux-fleet-scripts');
+    for (const action of ['reconcile', 'suspend', 'resume']) {
+      const res = await request(fleet.backend.server)
+        .post(`/api/flux-fleet/objects/${target.key}/${action}`)
+        .set('Authorization', token)
+        .send({});
+      bodies.push(res.text);
+      expect(res.status).toBe(403);
+      const permission = action === 'reconcile' ? 'reconcile' : 'suspend';
+      expect(res.body.error.message).toBe(
+        `You do not have the permission flux-fleet.object.${permission} on ${target.key}. Actions are for ` +
+          `people: the service principal external:flux-fleet-scripts may act only when its access restrictions ` +
+          `name flux-fleet.object.${permission} (backend.auth.externalAccess[].accessRestrictions[].permission).`,
+      );
+    }
+    // reading is still allowed
+    const read = await request(fleet.backend.server)
+      .get(`/api/flux-fleet/objects/${target.key}`)
+      .set('Authorization', token);
+    expect(read.status).toBe(200);
+    const after = await clusterObject(target);
+    expect(after.metadata.annotations).toEqual(before.metadata.annotations);
+    expect(after.spec.suspend ?? false).toBe(before.spec.suspend ?? false);
+  });
+
   it('says the credentials are read-only where the cluster refuses writes, and keeps reading there', async () => {
     const clusters = async (): Promise<ClusterHealth[]> => (await api('get', '/clusters')).body.items;
     // asked up front with a SelfSubjectAccessReview
