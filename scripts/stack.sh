@@ -4,7 +4,8 @@
 #   scripts/stack.sh up   [FLEET=S|M|L] [DB=sqlite|pg] [PORT=7007]   start in the background, wait until ready
 #   scripts/stack.sh down                                              stop what `up` started
 # BACKEND_WATCH=0 runs the backend without `yarn start`'s watcher (no restart when a source file changes).
-# State lives in .flux-fleet/ (git-ignored): kubeconfig, truth.json, generated app-config, logs, pids.
+# State lives in .flux-fleet/ (git-ignored): kubeconfig, truth.json, generated app-config, logs, pids, and with
+# DB=sqlite the database files (sqlite/), kept across restarts so the backend serves its last snapshot at once.
 # FLUX_FLEET_STATE=<dir> puts it elsewhere, so a second stack (another PORT, FLUX_FLEET_PG_PORT and
 # FLUX_FLEET_PGDATA) can run beside the default one; `down` then needs the same FLUX_FLEET_STATE.
 set -euo pipefail
@@ -81,7 +82,16 @@ backend:
   cors:
     origin: http://localhost:$PORT
 YAML
-  if [ "$DB" = pg ]; then
+  if [ "$DB" = sqlite ]; then
+    # SQLite files in the state folder (one per plugin), so a restarted demo serves its last snapshot at once
+    mkdir -p "$STATE/sqlite"
+    cat >> "$STATE/app-config.stack.yaml" <<YAML
+  database:
+    client: better-sqlite3
+    connection:
+      directory: $STATE/sqlite
+YAML
+  elif [ "$DB" = pg ]; then
     local url
     url=$(scripts/postgres.sh start)
     cat >> "$STATE/app-config.stack.yaml" <<YAML

@@ -263,7 +263,8 @@ describe('reconcile, suspend and resume', () => {
   it('refuses a service principal (a script with a token) with 403, and writes nothing', async () => {
     const target = targets.reconcile;
     const before = await clusterObject(target);
-    const token = mockCredentials.service.header('external:flux-fleet-scripts');
+    // the mock auth service's service principal (subject external:test-service, no access restrictions)
+    const token = mockCredentials.service.header();
     for (const action of ['reconcile', 'suspend', 'resume']) {
       const res = await request(fleet.backend.server)
         .post(`/api/flux-fleet/objects/${target.key}/${action}`)
@@ -274,7 +275,7 @@ describe('reconcile, suspend and resume', () => {
       const permission = action === 'reconcile' ? 'reconcile' : 'suspend';
       expect(res.body.error.message).toBe(
         `You do not have the permission flux-fleet.object.${permission} on ${target.key}. Actions are for ` +
-          `people: the service principal external:flux-fleet-scripts may act only when its access restrictions ` +
+          `people: the service principal external:test-service may act only when its access restrictions ` +
           `name flux-fleet.object.${permission} (backend.auth.externalAccess[].accessRestrictions[].permission).`,
       );
     }
