@@ -19,10 +19,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import express from 'express';
-import { startWatching } from '../src/cluster/startWatching';
+import { startWatching } from '../src/watch/startWatching';
 import { readFleetConfig } from '../src/config/readFleetConfig';
 import { createRouter } from '../src/router';
-import { FleetIndex } from '../src/service/FleetIndex';
+import { FleetIndex } from '../src/index/FleetIndex';
 import { FleetSignals } from '../src/signals/FleetSignals';
 
 const args = new Map<string, string>();

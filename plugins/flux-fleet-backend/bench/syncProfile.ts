@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import v8 from 'node:v8';
 import { KubeConfig } from '@kubernetes/client-node';
-import { startWatching } from '../src/cluster/startWatching';
+import { startWatching } from '../src/watch/startWatching';
 import { readFleetConfig } from '../src/config/readFleetConfig';
-import { FleetIndex } from '../src/service/FleetIndex';
+import { FleetIndex } from '../src/index/FleetIndex';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) {

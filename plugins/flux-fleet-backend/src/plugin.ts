@@ -5,10 +5,10 @@ import {
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { signalsServiceRef } from '@backstage/plugin-signals-node';
 import { createRouter } from './router';
-import { createLimiter } from './cluster/createLimiter';
-import { createClusterClients, createWatcher } from './cluster/startWatching';
+import { createLimiter } from './watch/createLimiter';
+import { createClusterClients, createWatcher } from './watch/startWatching';
 import { FleetPersistence } from './persistence/FleetPersistence';
-import { fleetRuntimeServiceRef } from './service/fleetIndexServiceFactory';
+import { fleetRuntimeServiceRef } from './index/fleetIndexServiceFactory';
 import { FleetSignals } from './signals/FleetSignals';
 import { fluxFleetPermissions } from '@flux-fleet/plugin-flux-fleet-common';
 import { fluxObjectResourceRef, fluxObjectRules } from './permissions/fluxObjectRules';

@@ -14,8 +14,8 @@ import {
 } from '@flux-fleet/plugin-flux-fleet-common';
 import express from 'express';
 import Router from 'express-promise-router';
-import { EntityLinkCache } from './service/EntityLinkCache';
-import type { FleetIndex } from './service/FleetIndex';
+import { EntityLinkCache } from './api/EntityLinkCache';
+import type { FleetIndex } from './index/FleetIndex';
 import { buildOpenApiDocument } from './schema/openApiDocument';
 import {
   entityPathSchema,
@@ -30,7 +30,7 @@ import {
 import type { FleetSignals } from './signals/FleetSignals';
 import { fieldOf, FluxObjectField } from './permissions/fluxObjectRules';
 import type { ReadAccess, ReadFilter } from './permissions/ReadAccess';
-import type { IndexedObject } from './service/IndexedObject';
+import type { IndexedObject } from './derive/IndexedObject';
 import { addActionRoutes } from './actions/actionRoutes';
 import type { FluxActions } from './actions/FluxActions';
 import type { WriteAccess } from './actions/WriteAccess';

@@ -2,9 +2,9 @@ import type { DatabaseService, LoggerService } from '@backstage/backend-plugin-a
 import type { ClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { ClusterWatcher } from '../cluster/ClusterWatcher';
+import type { ClusterWatcher } from '../watch/ClusterWatcher';
 import type { PersistenceSettings } from '../config/FleetConfig';
-import type { FleetIndex } from '../service/FleetIndex';
+import type { FleetIndex } from '../index/FleetIndex';
 import { applyMigrations } from './applyMigrations';
 import { decodeSnapshot, encodeSnapshot } from './clusterSnapshot';
 import { LeaseManager, replicaName } from './LeaseManager';

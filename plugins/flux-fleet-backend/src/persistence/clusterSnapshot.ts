@@ -8,7 +8,7 @@ import type {
 import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { createGzip, gunzip } from 'node:zlib';
-import type { StoredEvent } from '../service/fluxEvents';
+import type { StoredEvent } from '../records/fluxEvents';
 
 /** What a snapshot of one cluster holds: its store as read, and when each object last changed. */
 export interface ClusterSnapshotData {

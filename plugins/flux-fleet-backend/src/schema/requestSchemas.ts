@@ -11,7 +11,7 @@ import {
   RECONCILE_STATES,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { z } from 'zod/v4';
-import { MAX_LIMIT } from '../service/objectQuery';
+import { MAX_LIMIT } from '../derive/objectQuery';
 
 /** A list filter: repeated (`kind=a&kind=b`) or comma-separated (`kind=a,b`). */
 function list<T extends z.ZodType<string>>(item: T, description: string) {

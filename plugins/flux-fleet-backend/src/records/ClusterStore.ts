@@ -15,9 +15,9 @@ import {
 import type {
   ClusterSinks,
   SupportingRole,
-} from '../cluster/ClusterWatcher';
-import type { InformerSink } from '../cluster/ResourceInformer';
-import { apiVersionOf, WatchedResource } from '../cluster/WatchedResource';
+} from '../watch/ClusterWatcher';
+import type { InformerSink } from '../watch/ResourceInformer';
+import { apiVersionOf, WatchedResource } from '../watch/WatchedResource';
 import { readFluxEvent, StoredEvent } from './fluxEvents';
 import { RecordTable } from './RecordTable';
 import { classifyRecordChange, sameValue } from './recordChange';

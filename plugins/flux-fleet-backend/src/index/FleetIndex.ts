@@ -29,19 +29,19 @@ import type {
   FleetIndexChange,
   FleetIndexService,
 } from '@flux-fleet/plugin-flux-fleet-node';
-import type { ClusterWatcher } from '../cluster/ClusterWatcher';
+import type { ClusterWatcher } from '../watch/ClusterWatcher';
 import type { AnalysisSettings, TenantRule } from '../config/FleetConfig';
 import type { ClusterSnapshotData, ClusterSnapshotSource } from '../persistence/clusterSnapshot';
-import { ClusterStore } from './ClusterStore';
-import { ClusterView, ViewChanges } from './ClusterView';
+import { ClusterStore } from '../records/ClusterStore';
+import { ClusterView, ViewChanges } from '../derive/ClusterView';
 import {
   Staleness,
   toFleetObject,
   toFleetObjectDetail,
 } from './fleetObjects';
-import type { IndexedObject } from './IndexedObject';
-import { PageSelector, textMatcher } from './objectQuery';
-import { resolveTenantMapping } from './resolveTenantMapping';
+import type { IndexedObject } from '../derive/IndexedObject';
+import { PageSelector, textMatcher } from '../derive/objectQuery';
+import { resolveTenantMapping } from '../derive/resolveTenantMapping';
 
 /** Status changes are gathered this long before their objects are re-derived (one pass per burst). */
 const STATUS_BATCH_MS = 10;

@@ -1,6 +1,6 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import type { ClusterConfig, FleetConfig } from '../config/FleetConfig';
-import type { FleetIndex } from '../service/FleetIndex';
+import type { FleetIndex } from '../index/FleetIndex';
 import { ClusterClient } from './ClusterClient';
 import { ClusterWatcher } from './ClusterWatcher';
 import { createKubeConfig } from './createKubeConfig';

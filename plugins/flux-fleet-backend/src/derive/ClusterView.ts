@@ -17,10 +17,10 @@ import {
   TenancyBoundary,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import type { IndexedObject } from './IndexedObject';
-import type { RecordTable } from './RecordTable';
+import type { RecordTable } from '../records/RecordTable';
 import { ServiceIndex } from './ServiceIndex';
 import { ViewObject } from './ViewObject';
-import { capacityFor, grown, INITIAL_CAPACITY } from './columns';
+import { capacityFor, grown, INITIAL_CAPACITY } from '../records/columns';
 
 /** What one pass over a cluster changed, for subscribers and signals. */
 export interface ViewChanges {

@@ -4,10 +4,10 @@ import {
   ValuePool,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { FleetSim, startFleetSim } from '@flux-fleet/fleet-sim';
-import { ClusterClient } from '../cluster/ClusterClient';
-import { createKubeConfig } from '../cluster/createKubeConfig';
-import { discoverFluxResources } from '../cluster/discoverFluxResources';
-import { collectionPath } from '../cluster/WatchedResource';
+import { ClusterClient } from '../watch/ClusterClient';
+import { createKubeConfig } from '../watch/createKubeConfig';
+import { discoverFluxResources } from '../watch/discoverFluxResources';
+import { collectionPath } from '../watch/WatchedResource';
 import { PackedRecords } from './PackedRecords';
 import { classifyRecordChange } from './recordChange';
 
