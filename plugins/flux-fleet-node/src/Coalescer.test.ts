@@ -69,6 +69,20 @@ describe('Coalescer', () => {
     expect(flushes).toEqual([1000]);
   });
 
+  it('counts a noted change towards the pause, without scheduling a flush for it', () => {
+    const { coalescer, flushes } = recording({ quietMs: 100, maxWaitMs: 1000 });
+    coalescer.noteChange();
+    jest.advanceTimersByTime(1000);
+    expect(flushes).toEqual([]);
+    coalescer.noteChange();
+    jest.advanceTimersByTime(40);
+    coalescer.request();
+    jest.advanceTimersByTime(59);
+    expect(flushes).toEqual([]);
+    jest.advanceTimersByTime(1);
+    expect(flushes).toEqual([1100]);
+  });
+
   it('flushes at once when asked, and after close ignores every change', () => {
     const { coalescer, flushes } = recording({ quietMs: 100, maxWaitMs: 1000 });
     coalescer.touch();

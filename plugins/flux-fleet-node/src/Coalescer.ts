@@ -70,6 +70,11 @@ export class Coalescer {
     this.arm(this.dueAt() - now);
   }
 
+  /** Notes a change that delays a pending flush (the pause restarts) but schedules none by itself. */
+  noteChange(): void {
+    this.lastAt = this.now();
+  }
+
   /**
    * Asks for a flush as soon as changes are quiet, without counting as a change itself (a pause that has already
    * lasted `quietMs` flushes at once).

@@ -60,8 +60,13 @@ export class AnalysisScheduler {
   /** The cluster's records changed. */
   changed(): void {
     // a status change during a burst of structural ones waits for the analysis, which re-derives every state
-    if (this.passes.structuralPending() || this.structural.pending) this.structural.touch();
-    else this.status.touch();
+    if (this.passes.structuralPending() || this.structural.pending) {
+      this.structural.touch();
+    } else {
+      // a status change counts towards the pause an analysis that follows waits for
+      this.structural.noteChange();
+      this.status.touch();
+    }
   }
 
   /** Analyses now, with whatever is waiting (the first list is complete; a snapshot was restored). */
