@@ -10,7 +10,6 @@ import {
   fluxObjectSuspendPermission,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import type { Router } from 'express';
-import { z } from 'zod/v4';
 import type { ActionAccess } from '../permissions/ActionAccess';
 import { fieldOf } from '../permissions/fluxObjectRules';
 import type { ObjectOwnership } from '../permissions/ObjectOwnership';
