@@ -59,7 +59,8 @@ export FLUX_FLEET_TEST_POSTGRES_ID="POSTGRES_${PG_VERSION}"
 export FLUX_FLEET_REQUIRE_POSTGRES=1
 
 step typecheck yarn tsc
-step lint yarn lint:all
+# lint: ESLint of every package, then no import cycle in the backend (madge)
+step lint bash -c "yarn lint:all && yarn lint:cycles"
 
 echo "==> unit and component tests (jest; database tests on SQLite and PostgreSQL $PG_VERSION)"
 s=$SECONDS

@@ -19,10 +19,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import express from 'express';
-import { startWatching } from '../src/cluster/startWatching';
+import { startWatching } from '../src/watch/startWatching';
 import { readFleetConfig } from '../src/config/readFleetConfig';
 import { createRouter } from '../src/router';
-import { FleetIndex } from '../src/service/FleetIndex';
+import { FleetClusters } from '../src/index/FleetClusters';
+import { FleetIndex } from '../src/index/FleetIndex';
 import { FleetSignals } from '../src/signals/FleetSignals';
 
 const args = new Map<string, string>();
@@ -180,13 +181,14 @@ async function main() {
         : await measureBaseline(kubeconfigPath, config.watch.pageSize, contexts);
 
     const before = await settleMemory();
-    const index = new FleetIndex({
+    const fleet = new FleetClusters({
       clusters: config.clusters.map(c => c.name),
       tenants: config.tenants,
       analysis: config.analysis,
       eventsPerObject: config.watch.eventsPerObject,
       logger,
     });
+    const index = new FleetIndex(fleet, config.tenants);
     // when each key was first announced on the fleet channel, and on an entity channel (what an open entity
     // page listens to)
     const signalTimes = { fleet: new Map<string, number>(), entity: new Map<string, number>() };
@@ -207,7 +209,7 @@ async function main() {
 
     const started = Date.now();
     const cpuAtStart = process.cpuUsage();
-    const watchers = startWatching(config, index, logger);
+    const watchers = startWatching(config, fleet, logger);
     const peak = { rss: 0, heapUsed: 0, heapTotal: 0 };
     for (;;) {
       const m = process.memoryUsage();
@@ -247,7 +249,7 @@ async function main() {
       let messageChars = 0;
       const labelSets = new Set<object>();
       for (const name of index.clusterNames()) {
-        const store = index.storeOf(name);
+        const store = fleet.storeOf(name);
         for (const r of store.objects.values()) {
           inventoryChars += r.inventory?.length ?? 0;
           messageChars += r.ready?.message?.length ?? 0;
@@ -469,7 +471,7 @@ async function main() {
     server.close();
     for (const w of watchers) w.stop();
     signals.close();
-    index.close();
+    fleet.close();
   } finally {
     sim.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });

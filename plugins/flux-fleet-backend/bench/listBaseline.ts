@@ -9,9 +9,9 @@
  *     <kubeconfig> <page size> <context>...
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { ClusterClient } from '../src/cluster/ClusterClient';
-import { discoverFluxResources } from '../src/cluster/discoverFluxResources';
-import { collectionPath } from '../src/cluster/WatchedResource';
+import { ClusterClient } from '../src/watch/ClusterClient';
+import { discoverFluxResources } from '../src/watch/discoverFluxResources';
+import { collectionPath } from '../src/watch/WatchedResource';
 
 const [kubeconfigPath, pageSizeText, ...contexts] = process.argv.slice(2);
 const gc = (globalThis as { gc?: () => void }).gc;

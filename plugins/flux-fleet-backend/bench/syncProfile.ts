@@ -13,9 +13,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import v8 from 'node:v8';
 import { KubeConfig } from '@kubernetes/client-node';
-import { startWatching } from '../src/cluster/startWatching';
+import { startWatching } from '../src/watch/startWatching';
 import { readFleetConfig } from '../src/config/readFleetConfig';
-import { FleetIndex } from '../src/service/FleetIndex';
+import { FleetClusters } from '../src/index/FleetClusters';
+import { FleetIndex } from '../src/index/FleetIndex';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) {
@@ -117,15 +118,16 @@ async function main() {
     const smapsBefore = args.has('smaps') ? await smapsSummary() : '';
     const t0 = Date.now();
     const samples = [sample(t0, 'before')];
-    const index = new FleetIndex({
+    const fleet = new FleetClusters({
       clusters: config.clusters.map(c => c.name),
       tenants: config.tenants,
       analysis: config.analysis,
       eventsPerObject: config.watch.eventsPerObject,
       logger,
     });
+    const index = new FleetIndex(fleet, config.tenants);
     const cpuAtStart = process.cpuUsage();
-    const watchers = startWatching(config, index, logger);
+    const watchers = startWatching(config, fleet, logger);
     let last = 0;
     for (;;) {
       if (Date.now() - last >= 250) {
@@ -168,7 +170,7 @@ async function main() {
       // per record field: how many objects have it, distinct values, and characters of distinct strings
       const stats = new Map<string, { present: number; distinct: Set<unknown>; chars: number }>();
       for (const name of index.clusterNames()) {
-        for (const r of index.storeOf(name).objects.values()) {
+        for (const r of fleet.storeOf(name).objects.values()) {
           for (const [field, value] of Object.entries(r)) {
             if (value === undefined) continue;
             let s = stats.get(field);
@@ -188,13 +190,11 @@ async function main() {
     }
     if (args.has('time-analysis')) {
       // how long a structural change's re-analysis of one cluster takes (it delays that change's signal)
-      const flush = (index as unknown as { flushStructural(slot: unknown): void }).flushStructural.bind(index);
-      const slots = (index as unknown as { slots: Map<string, unknown> }).slots;
       const times: number[] = [];
       for (let round = 0; round < 3; round++) {
-        for (const slot of slots.values()) {
+        for (const entry of fleet.all()) {
           const t = process.hrtime.bigint();
-          flush(slot);
+          entry.scheduler.analyseNow();
           times.push(Number(process.hrtime.bigint() - t) / 1e6);
         }
       }
@@ -202,7 +202,7 @@ async function main() {
       for (const name of index.clusterNames()) {
         const t = process.hrtime.bigint();
         let n = 0;
-        for (const r of index.storeOf(name).objects.values()) n += r.inventoryCount;
+        for (const r of fleet.storeOf(name).objects.values()) n += r.inventoryCount;
         reads.push(Number(process.hrtime.bigint() - t) / 1e6 + n * 0);
       }
       reads.sort((a, b) => a - b);
@@ -220,7 +220,7 @@ async function main() {
       process.stdout.write(`snapshot written to ${args.get('snapshot')}\n`);
     }
     for (const w of watchers) w.stop();
-    index.close();
+    fleet.close();
   } finally {
     sim.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });

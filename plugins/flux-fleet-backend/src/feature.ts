@@ -1,6 +1,6 @@
 import { createBackendFeatureLoader } from '@backstage/backend-plugin-api';
 import { fluxFleetPlugin } from './plugin';
-import { fleetIndexServiceFactory } from './service/fleetIndexServiceFactory';
+import { fleetIndexServiceFactory } from './index/fleetIndexServiceFactory';
 
 /**
  * What `backend.add(import('@flux-fleet/plugin-flux-fleet-backend'))` installs: the plugin and the root-scoped

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 export { fluxFleetPlugin } from './plugin';
-export { fleetIndexServiceFactory } from './service/fleetIndexServiceFactory';
+export { fleetIndexServiceFactory } from './index/fleetIndexServiceFactory';
 export { default } from './feature';
 export {
   fluxObjectConditions,

@@ -5,10 +5,10 @@ import {
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { signalsServiceRef } from '@backstage/plugin-signals-node';
 import { createRouter } from './router';
-import { createLimiter } from './cluster/createLimiter';
-import { createClusterClients, createWatcher } from './cluster/startWatching';
+import { createLimiter } from './watch/createLimiter';
+import { createClusterClients, createWatcher } from './watch/startWatching';
 import { FleetPersistence } from './persistence/FleetPersistence';
-import { fleetRuntimeServiceRef } from './service/fleetIndexServiceFactory';
+import { fleetRuntimeServiceRef } from './index/fleetIndexServiceFactory';
 import { FleetSignals } from './signals/FleetSignals';
 import { fluxFleetPermissions } from '@flux-fleet/plugin-flux-fleet-common';
 import { fluxObjectResourceRef, fluxObjectRules } from './permissions/fluxObjectRules';
@@ -57,7 +57,7 @@ export const fluxFleetPlugin = createBackendPlugin({
         catalog,
         signals,
       }) {
-        const { index, config } = runtime;
+        const { index, clusters: fleetClusters, config } = runtime;
         const ownership = new ObjectOwnership(catalog, auth, index, logger);
         permissionsRegistry.addResourceType({
           resourceRef: fluxObjectResourceRef,
@@ -104,13 +104,13 @@ export const fluxFleetPlugin = createBackendPlugin({
         });
         const limitList = createLimiter(config.watch.concurrentLists);
         const watch = (cluster: string) =>
-          createWatcher(clients.get(cluster)!, config, index, logger, limitList);
+          createWatcher(clients.get(cluster)!, config, fleetClusters, logger, limitList);
 
         let stopWatching: () => Promise<void>;
         if (config.persistence.enabled) {
           const persistence = new FleetPersistence({
             database,
-            index,
+            clusters: fleetClusters,
             settings: config.persistence,
             logger,
             watch,

@@ -14,8 +14,9 @@ import {
 } from '@flux-fleet/plugin-flux-fleet-common';
 import express from 'express';
 import Router from 'express-promise-router';
-import { EntityLinkCache } from './service/EntityLinkCache';
-import type { FleetIndex } from './service/FleetIndex';
+import { EntityLinkCache } from './api/EntityLinkCache';
+import type { FleetIndexService, IndexedObjectFacts } from '@flux-fleet/plugin-flux-fleet-node';
+import { buildEntityView } from './api/entityView';
 import { buildOpenApiDocument } from './schema/openApiDocument';
 import {
   entityPathSchema,
@@ -30,7 +31,6 @@ import {
 import type { FleetSignals } from './signals/FleetSignals';
 import { fieldOf, FluxObjectField } from './permissions/fluxObjectRules';
 import type { ReadAccess, ReadFilter } from './permissions/ReadAccess';
-import type { IndexedObject } from './service/IndexedObject';
 import { addActionRoutes } from './actions/actionRoutes';
 import type { FluxActions } from './actions/FluxActions';
 import type { WriteAccess } from './actions/WriteAccess';
@@ -43,7 +43,7 @@ export interface RouterOptions {
   auth: AuthService;
   /** Stops the entity link cache's timer at shutdown. */
   lifecycle?: LifecycleService;
-  fleetIndex: FleetIndex;
+  fleetIndex: FleetIndexService;
   catalog: CatalogService;
   signals: FleetSignals;
   readAccess: ReadAccess;
@@ -69,13 +69,13 @@ function sendJson(res: express.Response, body: unknown): void {
 /** A read filter over indexed objects. */
 function indexedFilter(filter: ReadFilter | undefined, ownership: ObjectOwnership) {
   if (!filter) return undefined;
-  return (o: IndexedObject) =>
+  return (o: IndexedObjectFacts) =>
     filter((field: FluxObjectField) => {
       switch (field) {
         case 'cluster':
-          return o.record.cluster;
+          return o.cluster;
         case 'namespace':
-          return o.record.namespace;
+          return o.namespace;
         case 'tenant':
           return o.boundary.tenant;
         case 'owner':
@@ -200,37 +200,10 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     const objects = fleetIndex
       .entityObjects(entity.link)
       .filter(o => readable(filter, o));
-    const clusterNames = new Set(objects.map(o => o.ref.cluster));
-    // the controllers that reconcile (or contest) the entity's objects, by cluster/instance/controller
-    const controllerKeys = new Set<string>();
-    for (const o of objects) {
-      const { cluster } = o.ref;
-      if (o.owner.instance !== null) {
-        controllerKeys.add(`${cluster}/${o.owner.instance}/${o.owner.controller}`);
-      }
-      for (const c of o.owner.candidates ?? []) {
-        controllerKeys.add(`${cluster}/${c.instance}/${c.controller}`);
-      }
-    }
-    const instanceKeys = new Set([...controllerKeys].map(k => k.slice(0, k.lastIndexOf('/'))));
-    const view: EntityView = {
-      entityRef: entity.entityRef,
-      link: entity.link,
-      objects,
-      clusters: clusters().filter(c => clusterNames.has(c.name) || !c.synced),
-      // An instance lists only the controllers of the entity's objects: all of them made most of the answer at
-      // fleet M (a dozen controllers per instance, on every cluster), and the entity's page shows none of the
-      // others; `GET /instances` has them all.
-      instances: [...clusterNames]
-        .flatMap(cluster => fleetIndex.instances(cluster))
-        .filter(i => instanceKeys.has(`${i.cluster}/${i.name}`))
-        .map(i => ({
-          ...i,
-          controllers: i.controllers.filter(c =>
-            controllerKeys.has(`${i.cluster}/${i.name}/${c.name}`),
-          ),
-        })),
-    };
+    const view: EntityView = buildEntityView(entity, objects, {
+      clusters: clusters(),
+      instances: cluster => fleetIndex.instances(cluster),
+    });
     signals.entityViewed(entity.entityRef, entity.link);
     sendJson(res, view);
   });
@@ -263,7 +236,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
   return router;
 }
 
-function requireCluster(index: FleetIndex, cluster: string | undefined) {
+function requireCluster(index: FleetIndexService, cluster: string | undefined) {
   if (cluster !== undefined && !index.clusterNames().includes(cluster)) {
     throw new NotFoundError(
       `Flux Fleet watches no cluster named '${cluster}' (it watches: ${

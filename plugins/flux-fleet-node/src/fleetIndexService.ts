@@ -25,18 +25,36 @@ export interface FleetIndexChange {
 }
 
 /**
+ * What a read filter sees of an object of the index (its key, where it lives, its service and tenant), read
+ * without building the object the API answers with.
+ */
+export interface IndexedObjectFacts {
+  /** `cluster/namespace/kind/name` (rules §1). */
+  readonly key: string;
+  readonly cluster: string;
+  readonly namespace: string;
+  /** rules §6. */
+  readonly service: string | null;
+  /** rules §5: only the tenant is read. */
+  readonly boundary: { readonly tenant: string | null };
+}
+
+/**
  * Read access to the fleet-wide index of Flux objects that the Flux Fleet backend keeps by watching every
  * configured cluster. Every call answers from memory: no cluster is called.
  */
 export interface FleetIndexService {
   /** Resolves when every cluster has either synced, been restored from the last snapshot, or failed. */
   ready(): Promise<void>;
+  /** The names of the configured clusters, in configuration order. */
+  clusterNames(): string[];
   clusters(): ClusterHealth[];
   instances(cluster?: string): InstanceSummary[];
   shards(cluster?: string): ShardSummary[];
   tenants(): TenantSummary[];
   summary(): FleetSummary;
-  objects(query: ObjectQuery): Page<FleetObject>;
+  /** Objects matching a query (docs/api.md); `readable`, when given, leaves out the objects it refuses. */
+  objects(query: ObjectQuery, readable?: (o: IndexedObjectFacts) => boolean): Page<FleetObject>;
   /** Every object of one cluster, in key order; for bulk readers such as the catalog provider. */
   clusterObjects(cluster: string): FleetObject[];
   object(key: string): FleetObject | undefined;

@@ -13,7 +13,7 @@ import type { ClusterPlan } from './clusterPlan';
 import {
   recordKey,
   type ControllerSpec,
-  type FluxObjectRecord,
+  type SimulatedObject,
   type Placement,
 } from './model';
 
@@ -24,7 +24,7 @@ export const DAY = 24 * HOUR;
 /** Collects one cluster's objects and records while the generator builds them. */
 export class ClusterBuilder {
   readonly store: ClusterStore;
-  readonly records = new Map<string, FluxObjectRecord>();
+  readonly records = new Map<string, SimulatedObject>();
   private readonly types = new Map<string, ServedResource>();
   private readonly placements = new Map<string, Placement>();
 
@@ -84,7 +84,7 @@ export class ClusterBuilder {
   /** Stores a Flux object with its record. */
   putFlux(
     object: Record<string, any>,
-    record: Omit<FluxObjectRecord, 'kind' | 'namespace' | 'name'>,
+    record: Omit<SimulatedObject, 'kind' | 'namespace' | 'name'>,
   ): void {
     const { kind } = object;
     const { name, namespace } = object.metadata;

@@ -17,7 +17,7 @@ import {
   customResourceDefinition,
   operatorDeployment,
 } from './installObjects';
-import type { FluxObjectRecord } from './model';
+import type { SimulatedObject } from './model';
 import { platformObjects } from './platformObjects';
 import { planServices } from './servicePlans';
 import { teamObjects } from './teamObjects';
@@ -30,7 +30,7 @@ export interface GeneratedCluster {
   plan?: ClusterPlan;
   store: ClusterStore;
   served: ServedResource[];
-  records: Map<string, FluxObjectRecord>;
+  records: Map<string, SimulatedObject>;
 }
 
 const DEFAULT_CONCURRENCY: Record<string, number> = {

@@ -9,7 +9,7 @@ import { ClusterBuilder, DAY, HOUR, MINUTE } from './clusterBuilder';
 import type { ClusterPlan } from './clusterPlan';
 import type { ArtifactFacts, Meta } from './fluxObjects';
 import type {
-  FluxObjectRecord,
+  SimulatedObject,
   ObjectRef,
   Placement,
   ReconcileStateName,
@@ -157,7 +157,7 @@ export class GeneratorContext {
     lastHandledReconcileAt?: string;
     problems?: string[];
     churnable?: boolean;
-  }): Omit<FluxObjectRecord, 'kind' | 'namespace' | 'name'> {
+  }): Omit<SimulatedObject, 'kind' | 'namespace' | 'name'> {
     const suspended = facts.suspended ?? false;
     return {
       placement: facts.placement,

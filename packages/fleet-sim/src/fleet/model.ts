@@ -56,8 +56,11 @@ export interface Placement {
   operatorInstance?: string | null;
 }
 
-/** The simulator's record of one Flux object. */
-export interface FluxObjectRecord {
+/**
+ * The simulator's own record of one Flux object it generated (where it was placed, the state it is in): the
+ * ground truth, under a name of its own so that it is never taken for the plugin's `FluxObjectRecord`.
+ */
+export interface SimulatedObject {
   kind: string;
   namespace: string;
   name: string;

@@ -9,7 +9,7 @@ import {
   typicalFailure,
   type ConditionDetail,
 } from '../fleet/conditions';
-import type { FluxObjectRecord, ReconcileStateName } from '../fleet/model';
+import type { SimulatedObject, ReconcileStateName } from '../fleet/model';
 import type { SimulatedCluster } from './simulatedCluster';
 
 const CHURN_KINDS = new Set([
@@ -193,8 +193,8 @@ export class ClusterChurn {
   }
 
   private usable(
-    record: FluxObjectRecord | undefined,
-  ): record is FluxObjectRecord {
+    record: SimulatedObject | undefined,
+  ): record is SimulatedObject {
     return (
       record !== undefined &&
       record.churnable === true &&

@@ -5,7 +5,7 @@
  * every generated object back gives the record it was built with.
  */
 import type {
-  FluxObjectRecord,
+  SimulatedObject,
   ObjectRef,
   ReconcileStateName,
 } from '../fleet/model';
@@ -221,7 +221,7 @@ export function readRecord(
   kind: string,
   object: any,
   lookup: ClusterLookup,
-): Omit<FluxObjectRecord, 'generated' | 'steadyState'> {
+): Omit<SimulatedObject, 'generated' | 'steadyState'> {
   const namespace = object.metadata.namespace ?? '';
   const labels = object.metadata.labels;
   const tenantLabel = labels?.[TENANT_LABEL];

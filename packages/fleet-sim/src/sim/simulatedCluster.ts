@@ -16,7 +16,7 @@ import { conditionsFor, readyCondition } from '../fleet/conditions';
 import type { GeneratedCluster } from '../fleet/clusterGenerator';
 import {
   recordKey,
-  type FluxObjectRecord,
+  type SimulatedObject,
   type MalformedRecord,
 } from '../fleet/model';
 import { parseStored, type ClusterStore } from '../store/clusterStore';
@@ -56,7 +56,7 @@ export class SimulatedCluster implements ClusterLookup {
   readonly kubernetesVersion: string;
   readonly store: ClusterStore;
   readonly served: ServedResource[];
-  readonly records: Map<string, FluxObjectRecord>;
+  readonly records: Map<string, SimulatedObject>;
   readonly controlPlane: ControlPlane;
   readonly adminToken = randomBytes(24).toString('hex');
   readonly readOnlyToken = randomBytes(24).toString('hex');
@@ -285,7 +285,7 @@ export class SimulatedCluster implements ClusterLookup {
     }
   }
 
-  private reconciles(record: FluxObjectRecord | undefined): boolean {
+  private reconciles(record: SimulatedObject | undefined): boolean {
     return (
       record !== undefined &&
       record.kind !== 'ExternalArtifact' &&

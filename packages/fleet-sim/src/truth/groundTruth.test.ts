@@ -1,5 +1,5 @@
 import { generateFleet } from '../fleetSim';
-import type { ControllerSpec, FluxObjectRecord } from '../fleet/model';
+import type { ControllerSpec, SimulatedObject } from '../fleet/model';
 import { recordKey } from '../fleet/model';
 import { resolveOptions } from '../options';
 import { clusterTruth, fleetTruth } from './groundTruth';
@@ -157,8 +157,8 @@ describe('truth rules on hand-built records', () => {
     defaultServiceAccount: 'flux',
   });
   const record = (
-    over: Partial<FluxObjectRecord> & { name: string },
-  ): FluxObjectRecord => ({
+    over: Partial<SimulatedObject> & { name: string },
+  ): SimulatedObject => ({
     kind: 'Kustomization',
     namespace: 'team-a',
     placement: { status: 'ok', controllers: [main] },
@@ -174,7 +174,7 @@ describe('truth rules on hand-built records', () => {
     ...over,
   });
   const truthOf = (
-    records: FluxObjectRecord[],
+    records: SimulatedObject[],
     now = Date.parse('2026-11-30T12:00:00Z'),
     controllers: ControllerSpec[] = [],
   ) =>
@@ -184,7 +184,7 @@ describe('truth rules on hand-built records', () => {
       now,
       controllers,
     );
-  const findingsOf = (records: FluxObjectRecord[], now?: number) =>
+  const findingsOf = (records: SimulatedObject[], now?: number) =>
     truthOf(records, now)
       .findings.map(f => `${f.type} ${f.name}`)
       .sort();

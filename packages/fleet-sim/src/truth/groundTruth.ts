@@ -5,7 +5,7 @@
  */
 import type {
   ControllerSpec,
-  FluxObjectRecord,
+  SimulatedObject,
   MalformedRecord,
   ObjectRef,
 } from '../fleet/model';
@@ -124,7 +124,7 @@ function lockdownUnder(
 }
 
 function boundaryUnder(
-  record: FluxObjectRecord,
+  record: SimulatedObject,
   controller: ControllerSpec | undefined,
   clusterControllers: readonly ControllerSpec[],
 ): Boundary {
@@ -141,7 +141,7 @@ function boundaryUnder(
 
 /** The boundary of an object (rules §5): contested objects get the weakest over their candidates. */
 function boundaryOf(
-  record: FluxObjectRecord,
+  record: SimulatedObject,
   clusterControllers: readonly ControllerSpec[],
 ): Boundary {
   const { placement } = record;
@@ -165,7 +165,7 @@ function boundaryOf(
 }
 
 /** Instance and shard of an object (null unless its owner is ok). */
-export function ownerOf(record: FluxObjectRecord): {
+export function ownerOf(record: SimulatedObject): {
   owner: OwnerStatus;
   instance: string | null;
   shard: string | null;
@@ -190,7 +190,7 @@ export function ownerOf(record: FluxObjectRecord): {
 
 /** Whether a reconcile request is older than the threshold and not handled (rules §2). */
 export function reconcileNotHandled(
-  record: FluxObjectRecord,
+  record: SimulatedObject,
   now: number,
 ): boolean {
   if (record.requestedAt === undefined || record.suspended) return false;
@@ -201,7 +201,7 @@ export function reconcileNotHandled(
 }
 
 /** The objects on a `dependsOn` cycle (strongly connected components of size > 1, or self-dependencies). */
-function objectsOnCycles(records: Map<string, FluxObjectRecord>): Set<string> {
+function objectsOnCycles(records: Map<string, SimulatedObject>): Set<string> {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const onStack = new Set<string>();
@@ -268,7 +268,7 @@ function objectsOnCycles(records: Map<string, FluxObjectRecord>): Set<string> {
 /** The truth of one cluster's Flux objects and object-level findings. */
 export function clusterTruth(
   cluster: string,
-  records: Map<string, FluxObjectRecord>,
+  records: Map<string, SimulatedObject>,
   now: number,
   controllers: readonly ControllerSpec[] = [],
 ): { objects: TruthObject[]; findings: TruthFinding[] } {
@@ -280,7 +280,7 @@ export function clusterTruth(
 
   const exists = (ref: ObjectRef) =>
     records.has(recordKey(ref.kind, ref.namespace, ref.name));
-  const finding = (type: string, record: FluxObjectRecord) =>
+  const finding = (type: string, record: SimulatedObject) =>
     findings.push({
       type,
       cluster,
@@ -368,7 +368,7 @@ export function fleetTruth(
     name: string;
     server: string;
     fluxVersion: string;
-    records: Map<string, FluxObjectRecord>;
+    records: Map<string, SimulatedObject>;
     malformed: MalformedRecord[];
     /** The cluster's Flux controllers as they are now. */
     controllers: readonly ControllerSpec[];

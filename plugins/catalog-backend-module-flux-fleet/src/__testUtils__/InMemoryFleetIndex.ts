@@ -73,6 +73,10 @@ export class InMemoryFleetIndex implements FleetIndexService {
     return this.readyPromise;
   }
 
+  clusterNames(): string[] {
+    return [...this.clusterData.keys()];
+  }
+
   clusters(): ClusterHealth[] {
     return [...this.clusterData.entries()].map(([name, data]) => ({
       name,

@@ -10,25 +10,20 @@ import {
   fluxObjectSuspendPermission,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import type { Router } from 'express';
-import { z } from 'zod/v4';
 import type { ActionAccess } from '../permissions/ActionAccess';
 import { fieldOf } from '../permissions/fluxObjectRules';
 import type { ObjectOwnership } from '../permissions/ObjectOwnership';
 import type { ReadAccess } from '../permissions/ReadAccess';
-import { objectPathSchema, parseInput } from '../schema/requestSchemas';
+import {
+  emptyBodySchema,
+  objectPathSchema,
+  parseInput,
+  reconcileBodySchema,
+} from '../schema/requestSchemas';
 import { FluxAction, unsupportedReason } from './actionPatches';
 import type { FluxActions } from './FluxActions';
 
-/** Body of `POST …/reconcile`. */
-export const reconcileBodySchema = z.strictObject({
-  force: z
-    .boolean()
-    .optional()
-    .describe('HelmRelease only: also write reconcile.fluxcd.io/forceAt (a one-off forced upgrade)'),
-});
-
-/** Body of `POST …/suspend` and `…/resume`: nothing. */
-export const emptyBodySchema = z.strictObject({});
+export { emptyBodySchema, reconcileBodySchema } from '../schema/requestSchemas';
 
 /** The actions of the API, in route order. */
 export const FLUX_ACTIONS: readonly FluxAction[] = ['reconcile', 'suspend', 'resume'];

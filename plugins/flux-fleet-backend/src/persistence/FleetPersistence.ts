@@ -1,19 +1,39 @@
 import type { DatabaseService, LoggerService } from '@backstage/backend-plugin-api';
-import type { ClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
+import type { ClusterHealth, ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { ClusterWatcher } from '../cluster/ClusterWatcher';
+import type { ClusterWatcher } from '../watch/ClusterWatcher';
 import type { PersistenceSettings } from '../config/FleetConfig';
-import type { FleetIndex } from '../service/FleetIndex';
+import type { ClusterSnapshotData, ClusterSnapshotSource } from '../records/snapshotTypes';
 import { applyMigrations } from './applyMigrations';
 import { decodeSnapshot, encodeSnapshot } from './clusterSnapshot';
 import { LeaseManager, replicaName } from './LeaseManager';
 import { SnapshotHeader, SnapshotStore } from './SnapshotStore';
 
+/** What persistence reads of the index's clusters and writes into them (the index's `FleetClusters`). */
+export interface PersistedClusters {
+  clusterNames(): string[];
+  /** Changes whenever the cluster's objects or derived answers change. */
+  clusterVersion(cluster: string): number;
+  /** What a snapshot is written from; undefined while the cluster is not synced here. */
+  snapshotOf(cluster: string): { source: ClusterSnapshotSource; health: ClusterHealth } | undefined;
+  remoteHealth(cluster: string): ClusterHealth | undefined;
+  setRemoteHealth(cluster: string, health: ClusterHealth): void;
+  restore(
+    cluster: string,
+    snapshot: ClusterSnapshotData,
+    options: { restoredAt: number; remote?: ClusterHealth },
+  ): void;
+  /** This replica no longer watches the cluster. */
+  detachWatch(cluster: string): void;
+  /** The pool restored snapshots share their strings through. */
+  readonly valuePool: ValuePool;
+}
+
 /** Options of {@link FleetPersistence}. */
 export interface FleetPersistenceOptions {
   database: DatabaseService;
-  index: FleetIndex;
+  clusters: PersistedClusters;
   settings: PersistenceSettings;
   logger: LoggerService;
   /** Starts watching a cluster into the index (this replica took its lease). */
@@ -47,7 +67,7 @@ export class FleetPersistence {
   }
 
   async start(): Promise<void> {
-    const { database, index, settings, logger } = this.options;
+    const { database, clusters, settings, logger } = this.options;
     const knex = await database.getClient();
     if (!database.migrations?.skip) {
       await applyMigrations(knex);
@@ -56,7 +76,7 @@ export class FleetPersistence {
 
     // Serve what the last run knew, at once.
     for (const header of await this.store.headers()) {
-      if (index.clusterNames().includes(header.cluster)) {
+      if (clusters.clusterNames().includes(header.cluster)) {
         await this.load(header, false);
       }
     }
@@ -64,7 +84,7 @@ export class FleetPersistence {
     this.leases = new LeaseManager(
       knex,
       this.replica,
-      index.clusterNames(),
+      clusters.clusterNames(),
       settings.leaseDurationMs,
       {
         acquired: cluster => {
@@ -73,7 +93,7 @@ export class FleetPersistence {
         lost: cluster => {
           this.watchers.get(cluster)?.stop();
           this.watchers.delete(cluster);
-          index.detachWatcher(cluster);
+          clusters.detachWatch(cluster);
         },
       },
       logger,
@@ -124,11 +144,11 @@ export class FleetPersistence {
 
   /** Writes the snapshot of every held cluster that changed since its last write. */
   async writeChanged(): Promise<void> {
-    const { index } = this.options;
+    const { clusters } = this.options;
     for (const cluster of this.watchers.keys()) {
-      const version = index.clusterVersion(cluster);
+      const version = clusters.clusterVersion(cluster);
       if (this.written.get(cluster) === version) continue;
-      const snapshot = index.snapshotOf(cluster);
+      const snapshot = clusters.snapshotOf(cluster);
       if (!snapshot) continue;
       const written = await this.store!.write({
         cluster,
@@ -146,11 +166,11 @@ export class FleetPersistence {
     const holders = await this.leases!.liveHolders();
     for (const header of await this.store!.headers()) {
       if (this.watchers.has(header.cluster)) continue;
-      if (!this.options.index.clusterNames().includes(header.cluster)) continue;
+      if (!this.options.clusters.clusterNames().includes(header.cluster)) continue;
       const alive = holders.has(header.cluster);
-      const known = this.options.index.remoteHealth(header.cluster);
+      const known = this.options.clusters.remoteHealth(header.cluster);
       if (known && this.versions.get(header.cluster) === header.version) {
-        this.options.index.setRemoteHealth(header.cluster, this.remoteHealth(known, alive));
+        this.options.clusters.setRemoteHealth(header.cluster, this.remoteHealth(known, alive));
         continue;
       }
       await this.load(header, alive);
@@ -163,14 +183,14 @@ export class FleetPersistence {
     if (!row) return;
     let data;
     try {
-      data = await decodeSnapshot(row.data, this.options.index.valuePool);
+      data = await decodeSnapshot(row.data, this.options.clusters.valuePool);
     } catch (error) {
       this.options.logger.warn(
         `Flux Fleet ignores the snapshot of cluster '${row.cluster}' (version ${row.version}): ${error}`,
       );
       return;
     }
-    this.options.index.restore(row.cluster, data, {
+    this.options.clusters.restore(row.cluster, data, {
       restoredAt: row.writtenAt,
       ...(holderAlive !== undefined && {
         remote: this.remoteHealth(row.health, holderAlive),

@@ -1,9 +1,10 @@
 import { z } from 'zod/v4';
-import { emptyBodySchema, reconcileBodySchema } from '../actions/actionRoutes';
 import {
+  emptyBodySchema,
   findingsQuerySchema,
   instancesQuerySchema,
   objectQuerySchema,
+  reconcileBodySchema,
   shardsQuerySchema,
 } from './requestSchemas';
 import {

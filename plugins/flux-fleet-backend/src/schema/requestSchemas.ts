@@ -11,7 +11,18 @@ import {
   RECONCILE_STATES,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { z } from 'zod/v4';
-import { MAX_LIMIT } from '../service/objectQuery';
+import { MAX_LIMIT } from '../derive/objectQuery';
+
+/** Body of `POST …/reconcile`. */
+export const reconcileBodySchema = z.strictObject({
+  force: z
+    .boolean()
+    .optional()
+    .describe('HelmRelease only: also write reconcile.fluxcd.io/forceAt (a one-off forced upgrade)'),
+});
+
+/** Body of `POST …/suspend` and `…/resume`: nothing. */
+export const emptyBodySchema = z.strictObject({});
 
 /** A list filter: repeated (`kind=a&kind=b`) or comma-separated (`kind=a,b`). */
 function list<T extends z.ZodType<string>>(item: T, description: string) {

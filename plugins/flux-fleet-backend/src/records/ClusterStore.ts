@@ -3,8 +3,6 @@ import {
   controllerFromDeployment,
   FluxController,
   FluxObjectRecord,
-  fluxObjectKey,
-  isFluxKind,
   NamespaceRecord,
   normalizeFluxObject,
   normalizeNamespace,
@@ -15,24 +13,22 @@ import {
 import type {
   ClusterSinks,
   SupportingRole,
-} from '../cluster/ClusterWatcher';
-import type { InformerSink } from '../cluster/ResourceInformer';
-import { apiVersionOf, WatchedResource } from '../cluster/WatchedResource';
+} from '../watch/ClusterWatcher';
+import type { InformerSink } from '../watch/ResourceInformer';
+import { apiVersionOf, WatchedResource } from '../watch/WatchedResource';
 import { readFluxEvent, StoredEvent } from './fluxEvents';
 import { RecordTable } from './RecordTable';
 import { classifyRecordChange, sameValue } from './recordChange';
+import {
+  describeRaw,
+  keyedSink,
+  keyOfRaw,
+  metadataKey,
+  resultOf,
+} from './storeSinks';
+import { emptyChanges, StoreChanges } from './StoreChanges';
 
-/** What changed in a cluster's store since the index last looked. */
-export interface StoreChanges {
-  /** Objects added or removed, or changed other than in status; or controllers, namespaces, workloads changed. */
-  structural: boolean;
-  /** Objects whose status changed (their state must be re-derived). */
-  statusKeys: Set<string>;
-  /** Objects added, changed or removed (every kind of change), for signals. */
-  changedKeys: Set<string>;
-  /** Objects with new events only. */
-  eventKeys: Set<string>;
-}
+export type { StoreChanges } from './StoreChanges';
 
 /** Most events kept per cluster; the oldest go first. */
 const MAX_EVENTS_PER_CLUSTER = 5_000;
@@ -74,11 +70,24 @@ export class ClusterStore implements ClusterSinks {
     private readonly onChange: () => void,
   ) {}
 
-  /** Hands over what changed since the last call and starts collecting anew. */
-  takeChanges(): StoreChanges {
+  /**
+   * Commits what changed since the last commit: every pending record becomes the one served, and the changes are
+   * handed over (collecting starts anew). The derivation that follows reads the committed records.
+   */
+  commit(): StoreChanges {
     const changes = this.pending;
     this.pending = emptyChanges();
+    this.objects.applyPending();
     return changes;
+  }
+
+  /**
+   * Gives the slots of deleted objects back once the derived view no longer holds answers about them, and drops
+   * what the packed columns no longer need.
+   */
+  release(heldByView: (slot: number) => boolean): void {
+    this.objects.releaseDeleted(heldByView);
+    this.objects.compact();
   }
 
   /** What changed so far, without taking it. */
@@ -89,16 +98,6 @@ export class ClusterStore implements ClusterSinks {
   /** Asks for a full analysis with the next changes (a status change moved a finding). */
   requestAnalysis(): void {
     this.pending.structural = true;
-  }
-
-  /** Whether changes are waiting. */
-  get hasChanges(): boolean {
-    return (
-      this.pending.structural ||
-      this.pending.statusKeys.size > 0 ||
-      this.pending.changedKeys.size > 0 ||
-      this.pending.eventKeys.size > 0
-    );
   }
 
   /**
@@ -204,7 +203,8 @@ export class ClusterStore implements ClusterSinks {
   supporting(role: SupportingRole, resource: WatchedResource): InformerSink {
     switch (role) {
       case 'controllers':
-        return this.keyedSink<FluxController>(
+        return keyedSink<FluxController>(
+          this,
           this.controllers,
           raw => {
             const result = controllerFromDeployment(this.cluster, raw);
@@ -217,14 +217,16 @@ export class ClusterStore implements ClusterSinks {
           raw => metadataKey(raw),
         );
       case 'namespaces':
-        return this.keyedSink<NamespaceRecord>(
+        return keyedSink<NamespaceRecord>(
+          this,
           this.namespaces,
           raw => resultOf(normalizeNamespace(this.cluster, raw, { pool: this.pool })),
           n => n.name,
           raw => (raw as { metadata?: { name?: string } })?.metadata?.name,
         );
       case 'workloads':
-        return this.keyedSink<WorkloadRecord>(
+        return keyedSink<WorkloadRecord>(
+          this,
           this.workloads,
           raw =>
             resultOf(
@@ -291,55 +293,6 @@ export class ClusterStore implements ClusterSinks {
     this.onChange();
   }
 
-  /**
-   * A sink for supporting objects kept in a map. Any change to them is structural: controllers decide owners,
-   * namespaces tenants, workloads services.
-   */
-  private keyedSink<T>(
-    map: Map<string, T>,
-    read: (raw: unknown) => { value: T } | { ignored: true } | { error: string },
-    keyOf: (value: T) => string,
-    keyOfDeleted?: (raw: unknown) => string | undefined,
-    belongs: (value: T) => boolean = () => true,
-  ): InformerSink {
-    let seen: Set<string> | undefined;
-    const removeKey = (key: string) => {
-      if (map.delete(key)) this.markStructural();
-    };
-    return {
-      listStarted: () => {
-        seen = new Set();
-      },
-      upsert: raw => {
-        const result = read(raw);
-        if ('error' in result) {
-          this.noteMalformed('object', raw, result.error);
-          return;
-        }
-        if ('ignored' in result) return;
-        const key = keyOf(result.value);
-        seen?.add(key);
-        if (!sameValue(map.get(key), result.value)) {
-          map.set(key, result.value);
-          this.markStructural();
-        }
-      },
-      remove: raw => {
-        const result = read(raw);
-        const key =
-          'value' in result ? keyOf(result.value) : keyOfDeleted?.(raw);
-        if (key) removeKey(key);
-      },
-      listFinished: () => {
-        if (!seen) return;
-        for (const [key, value] of map) {
-          if (belongs(value) && !seen.has(key)) removeKey(key);
-        }
-        seen = undefined;
-      },
-    };
-  }
-
   private eventSink(): InformerSink {
     return {
       listStarted: () => {},
@@ -387,12 +340,14 @@ export class ClusterStore implements ClusterSinks {
     this.events.delete(objectKey);
   }
 
-  private markStructural() {
+  /** A supporting object changed: owners, tenants or services may follow. */
+  markStructural(): void {
     this.pending.structural = true;
     this.onChange();
   }
 
-  private noteMalformed(kind: string, raw: unknown, error: string) {
+  /** Notes an object that could not be read, and logs it (a few per minute). */
+  noteMalformed(kind: string, raw: unknown, error: string): void {
     this.malformed.set(describeRaw(kind, raw), error);
     const now = Date.now();
     if (now - this.warningsWindow > 60_000) {
@@ -405,45 +360,3 @@ export class ClusterStore implements ClusterSinks {
   }
 }
 
-function emptyChanges(): StoreChanges {
-  return {
-    structural: false,
-    statusKeys: new Set(),
-    changedKeys: new Set(),
-    eventKeys: new Set(),
-  };
-}
-
-function resultOf<T>(
-  result: { record: T; error?: undefined } | { record?: undefined; error: string },
-): { value: T } | { error: string } {
-  return result.record ? { value: result.record } : { error: result.error! };
-}
-
-function metadataOf(raw: unknown): { name?: unknown; namespace?: unknown } {
-  return ((raw as { metadata?: unknown })?.metadata ?? {}) as {
-    name?: unknown;
-    namespace?: unknown;
-  };
-}
-
-function metadataKey(raw: unknown): string | undefined {
-  const { name, namespace } = metadataOf(raw);
-  return typeof name === 'string' && typeof namespace === 'string'
-    ? `${namespace}/${name}`
-    : undefined;
-}
-
-/** The key of a raw Flux object of a known kind (for deletions, which need no normalising). */
-function keyOfRaw(cluster: string, kind: string, raw: unknown): string | undefined {
-  const { name, namespace } = metadataOf(raw);
-  if (!isFluxKind(kind) || typeof name !== 'string' || typeof namespace !== 'string') {
-    return undefined;
-  }
-  return fluxObjectKey(cluster, namespace, kind, name);
-}
-
-function describeRaw(kind: string, raw: unknown): string {
-  const { name, namespace } = metadataOf(raw);
-  return `${kind} ${String(namespace ?? '')}/${String(name ?? '?')}`;
-}

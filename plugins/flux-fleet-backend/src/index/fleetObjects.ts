@@ -10,10 +10,10 @@ import {
   referenceKey,
   sourceReferenceOf,
 } from '@flux-fleet/plugin-flux-fleet-common';
-import type { ClusterStore } from './ClusterStore';
-import type { ClusterView } from './ClusterView';
-import { toFluxEvent } from './fluxEvents';
-import type { IndexedObject } from './IndexedObject';
+import type { ClusterStore } from '../records/ClusterStore';
+import type { ClusterView } from '../derive/ClusterView';
+import { toFluxEvent } from '../records/fluxEvents';
+import type { IndexedObject } from '../derive/IndexedObject';
 
 /** Whether a cluster's objects are stale (its cluster unreachable, or restored from a snapshot), and since when. */
 export interface Staleness {

@@ -8,6 +8,7 @@ import {
   describeResource,
   WatchedResource,
 } from './WatchedResource';
+import { sleep } from './sleep';
 
 /** Where an informer delivers objects (raw JSON, as the API server sent them). */
 export interface InformerSink {
@@ -132,7 +133,7 @@ export class ResourceInformer {
             // gone again right after a fresh list: the server is expiring watches; do not relist in a loop
             const delay = this.backoff.next(failure.retryAfterMs);
             this.observer.failed(this, failure, delay);
-            await this.sleep(delay);
+            await sleep(delay, this.abort.signal);
           }
           continue;
         }
@@ -146,7 +147,7 @@ export class ResourceInformer {
         }
         const delay = this.backoff.next(failure.retryAfterMs);
         this.observer.failed(this, failure, delay);
-        await this.sleep(delay);
+        await sleep(delay, this.abort.signal);
       }
     }
   }
@@ -291,16 +292,6 @@ export class ResourceInformer {
     });
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise(resolve => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.abort.signal.addEventListener('abort', done, { once: true });
-    });
-  }
 }
 
 /** Any error as a {@link KubernetesRequestError} (a bug in a sink becomes a `malformed` failure with its message). */

@@ -1,10 +1,24 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import type { ClusterConfig, FleetConfig } from '../config/FleetConfig';
-import type { FleetIndex } from '../service/FleetIndex';
 import { ClusterClient } from './ClusterClient';
-import { ClusterWatcher } from './ClusterWatcher';
+import { ClusterSinks, ClusterWatcher, ClusterWatchHealth } from './ClusterWatcher';
 import { createKubeConfig } from './createKubeConfig';
 import { createLimiter } from './createLimiter';
+
+/** Reads the health of the watch of one cluster, when asked. */
+export type WatchHealthProbe = () => ClusterWatchHealth;
+
+/**
+ * Where the watchers deliver: per cluster, the sinks of what is read, and the cluster's lifecycle, which is
+ * told when a watch starts and whenever its connection status changes (the index implements it).
+ */
+export interface WatchTargets {
+  sinksOf(cluster: string): ClusterSinks;
+  /** A watch of the cluster starts; `health` reads its health. */
+  attachWatch(cluster: string, health: WatchHealthProbe): void;
+  /** The watch's connection status changed. */
+  connectionChanged(cluster: string): void;
+}
 
 /** A client per configured cluster; throws on configuration the cluster's KubeConfig cannot be built from. */
 export function createClusterClients(config: FleetConfig): Map<string, ClusterClient> {
@@ -20,35 +34,32 @@ export function createClusterClients(config: FleetConfig): Map<string, ClusterCl
   );
 }
 
-/**
- * Creates a watcher per cluster that fills the index, and starts it. `clusters` limits which clusters this
- * process watches (the ones whose lease it holds); every cluster by default.
- */
+/** Creates the watcher of one cluster, delivering into `targets`, and starts it. */
 export function createWatcher(
   client: ClusterClient,
   config: FleetConfig,
-  index: FleetIndex,
+  targets: WatchTargets,
   logger: LoggerService,
   limitList: <T>(task: () => Promise<T>) => Promise<T>,
 ): ClusterWatcher {
   const cluster = client.cluster;
   const watcher = new ClusterWatcher(
     client,
-    index.storeOf(cluster),
+    targets.sinksOf(cluster),
     config.watch,
     logger.child({ cluster }),
-    () => index.connectionChanged(cluster),
+    () => targets.connectionChanged(cluster),
     limitList,
   );
-  index.attachWatcher(cluster, watcher);
+  targets.attachWatch(cluster, () => watcher.watchHealth());
   watcher.start();
   return watcher;
 }
 
-/** Watches every configured cluster into the index. */
+/** Watches every configured cluster into `targets`. */
 export function startWatching(
   config: FleetConfig,
-  index: FleetIndex,
+  targets: WatchTargets,
   logger: LoggerService,
 ): ClusterWatcher[] {
   const clients = createClusterClients(config);
@@ -56,6 +67,6 @@ export function startWatching(
   // memory the process keeps after them), without slowing one cluster down behind another for long.
   const limitList = createLimiter(config.watch.concurrentLists);
   return [...clients.values()].map(client =>
-    createWatcher(client, config, index, logger, limitList),
+    createWatcher(client, config, targets, logger, limitList),
   );
 }

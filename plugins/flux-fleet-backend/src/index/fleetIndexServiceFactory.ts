@@ -6,11 +6,16 @@ import {
 import { fleetIndexServiceRef } from '@flux-fleet/plugin-flux-fleet-node';
 import type { FleetConfig } from '../config/FleetConfig';
 import { readFleetConfig } from '../config/readFleetConfig';
+import { FleetClusters } from './FleetClusters';
 import { FleetIndex } from './FleetIndex';
 
-/** The fleet index with the configuration it was built from, for the plugin that fills it. */
+/**
+ * The fleet index with the configuration it was built from, for the plugin that fills it: `clusters`, the
+ * writable side the watchers and persistence feed, and `index`, the read-only facade over it.
+ */
 export interface FleetRuntime {
   config: FleetConfig;
+  clusters: FleetClusters;
   index: FleetIndex;
 }
 
@@ -33,15 +38,15 @@ export const fleetRuntimeServiceRef = createServiceRef<FleetRuntime>({
         const pluginLogger = logger.child({ plugin: 'flux-fleet' });
         // bad configuration stops start-up here, with a message naming the key
         const fleetConfig = readFleetConfig(config, pluginLogger);
-        const index = new FleetIndex({
+        const clusters = new FleetClusters({
           clusters: fleetConfig.clusters.map(c => c.name),
           tenants: fleetConfig.tenants,
           analysis: fleetConfig.analysis,
           eventsPerObject: fleetConfig.watch.eventsPerObject,
           logger: pluginLogger,
         });
-        lifecycle.addShutdownHook(() => index.close());
-        return { config: fleetConfig, index };
+        lifecycle.addShutdownHook(() => clusters.close());
+        return { config: fleetConfig, clusters, index: new FleetIndex(clusters, fleetConfig.tenants) };
       },
     }),
 });

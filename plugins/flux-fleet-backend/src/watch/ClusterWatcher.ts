@@ -15,6 +15,7 @@ import {
   InformerSink,
   ResourceInformer,
 } from './ResourceInformer';
+import { sleep } from './sleep';
 import type { WatchedResource } from './WatchedResource';
 
 /** The roles of what a cluster watcher watches besides Flux kinds. */
@@ -319,17 +320,7 @@ export class ClusterWatcher {
               });
         const delay = backoff.next(failure.retryAfterMs);
         this.health.failed(failure, true);
-        await new Promise(resolve => {
-          const timer = setTimeout(resolve, delay);
-          this.abort.signal.addEventListener(
-            'abort',
-            () => {
-              clearTimeout(timer);
-              resolve(undefined);
-            },
-            { once: true },
-          );
-        });
+        await sleep(delay, this.abort.signal);
       }
     }
   }

@@ -1,11 +1,15 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import http from 'node:http';
 import https from 'node:https';
-import {
-  KubernetesRequestError,
-  parseRetryAfter,
-} from './KubernetesRequestError';
+import { KubernetesRequestError } from './KubernetesRequestError';
 import { ListBodyReader } from './ListBodyReader';
+import {
+  abortedError,
+  abortWith,
+  networkError,
+  statusError,
+  timeoutError,
+} from './requestFailures';
 
 /** One line of a watch stream. */
 export interface WatchEvent {
@@ -127,8 +131,10 @@ export class ClusterClient {
           res.on('data', (chunk: string) => {
             body += chunk;
           });
-          res.on('end', () => fail(this.statusError(path, res, body)));
-          res.on('error', error => fail(this.networkError(path, error)));
+          res.on('end', () => fail(statusError(this.cluster, path, res, body)));
+          res.on('error', error =>
+            fail(networkError(this.cluster, this.server, path, error)),
+          );
           return;
         }
         // Buffers, not text: the reader cuts the items out of the bytes, and only one item is text at a time.
@@ -141,7 +147,9 @@ export class ClusterClient {
             fail(malformed(error));
           }
         });
-        res.on('error', error => fail(this.networkError(path, error)));
+        res.on('error', error =>
+          fail(networkError(this.cluster, this.server, path, error)),
+        );
         res.on('end', () => {
           if (settled) return;
           let rest: { items?: unknown } | null;
@@ -161,9 +169,14 @@ export class ClusterClient {
           resolve(rest as T);
         });
       });
-      deadline = setTimeout(() => fail(this.timeoutError(path)), this.requestTimeoutMs);
-      req.on('error', error => fail(this.networkError(path, error)));
-      this.abortWith(req, signal, () => fail(this.abortedError(path)));
+      deadline = setTimeout(
+        () => fail(timeoutError(this.cluster, path, this.requestTimeoutMs)),
+        this.requestTimeoutMs,
+      );
+      req.on('error', error =>
+        fail(networkError(this.cluster, this.server, path, error)),
+      );
+      abortWith(req, signal, () => fail(abortedError(this.cluster, path)));
       req.end();
     });
   }
@@ -191,11 +204,13 @@ export class ClusterClient {
         res.on('data', (chunk: string) => {
           body += chunk;
         });
-        res.on('error', error => fail(this.networkError(path, error)));
+        res.on('error', error =>
+          fail(networkError(this.cluster, this.server, path, error)),
+        );
         res.on('end', () => {
           clearTimeout(deadline);
           if (res.statusCode !== 200) {
-            reject(this.statusError(path, res, body));
+            reject(statusError(this.cluster, path, res, body));
             return;
           }
           try {
@@ -213,9 +228,14 @@ export class ClusterClient {
           }
         });
       });
-      deadline = setTimeout(() => fail(this.timeoutError(path)), this.requestTimeoutMs);
-      req.on('error', error => fail(this.networkError(path, error)));
-      this.abortWith(req, signal, () => fail(this.abortedError(path)));
+      deadline = setTimeout(
+        () => fail(timeoutError(this.cluster, path, this.requestTimeoutMs)),
+        this.requestTimeoutMs,
+      );
+      req.on('error', error =>
+        fail(networkError(this.cluster, this.server, path, error)),
+      );
+      abortWith(req, signal, () => fail(abortedError(this.cluster, path)));
       req.end();
     });
   }
@@ -268,14 +288,17 @@ export class ClusterClient {
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () =>
             finish(
-              this.statusError(
+              statusError(
+                this.cluster,
                 path,
                 res,
                 Buffer.concat(chunks).toString('utf8'),
               ),
             ),
           );
-          res.on('error', error => finish(this.networkError(path, error)));
+          res.on('error', error =>
+            finish(networkError(this.cluster, this.server, path, error)),
+          );
           return;
         }
         const onIdle = () => finish('idle');
@@ -302,10 +325,14 @@ export class ClusterClient {
           if (pending.trim() && !settled) this.deliver(path, pending, onEvent);
           finish('closed');
         });
-        res.on('error', error => finish(this.networkError(path, error)));
+        res.on('error', error =>
+          finish(networkError(this.cluster, this.server, path, error)),
+        );
       });
-      req.on('error', error => finish(this.networkError(path, error)));
-      this.abortWith(req, options.signal, () => finish('aborted'));
+      req.on('error', error =>
+        finish(networkError(this.cluster, this.server, path, error)),
+      );
+      abortWith(req, options.signal, () => finish('aborted'));
       req.end();
     });
   }
@@ -363,79 +390,5 @@ export class ClusterClient {
     options.headers = { ...options.headers, Accept: 'application/json' };
     this.cachedOptions = { options, expires: now + OPTIONS_TTL_MS };
     return options;
-  }
-
-  private abortWith(
-    req: http.ClientRequest,
-    signal: AbortSignal | undefined,
-    onAbort: () => void,
-  ) {
-    if (!signal) return;
-    if (signal.aborted) {
-      onAbort();
-      return;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    req.on('close', () => signal.removeEventListener('abort', onAbort));
-  }
-
-  private statusError(
-    path: string,
-    res: http.IncomingMessage,
-    body: string,
-  ): KubernetesRequestError {
-    const status = res.statusCode ?? 0;
-    let reason: string | undefined;
-    let detail: string | undefined;
-    try {
-      const parsed = JSON.parse(body);
-      reason = typeof parsed?.reason === 'string' ? parsed.reason : undefined;
-      detail = typeof parsed?.message === 'string' ? parsed.message : undefined;
-    } catch {
-      detail = body.trim().slice(0, 200) || undefined;
-    }
-    const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
-    return new KubernetesRequestError({
-      cluster: this.cluster,
-      failure: 'status',
-      status,
-      reason,
-      retryAfterMs,
-      message: `GET ${path} answered ${status} ${
-        http.STATUS_CODES[status] ?? ''
-      }${detail ? `: ${detail}` : ''}${
-        retryAfterMs !== undefined
-          ? ` (retry after ${Math.ceil(retryAfterMs / 1000)} s)`
-          : ''
-      }`.replace(/\s+$/, ''),
-    });
-  }
-
-  private timeoutError(path: string): KubernetesRequestError {
-    return new KubernetesRequestError({
-      cluster: this.cluster,
-      failure: 'timeout',
-      message: `GET ${path} did not answer within ${this.requestTimeoutMs / 1000} s`,
-    });
-  }
-
-  private networkError(path: string, error: Error): KubernetesRequestError {
-    const code = (error as NodeJS.ErrnoException).code;
-    return new KubernetesRequestError({
-      cluster: this.cluster,
-      failure: 'network',
-      message: `cannot reach ${this.server} for ${path}: ${
-        code && !error.message.includes(code) ? `${code} ` : ''
-      }${error.message}`,
-      cause: error,
-    });
-  }
-
-  private abortedError(path: string): KubernetesRequestError {
-    return new KubernetesRequestError({
-      cluster: this.cluster,
-      failure: 'network',
-      message: `GET ${path} was cancelled`,
-    });
   }
 }

@@ -1,0 +1,308 @@
+import {
+  deriveReconcileState,
+  Finding,
+  FindingType,
+  FLUX_KINDS,
+  FluxKind,
+  FluxObjectRecord,
+  InstanceSummary,
+  ObjectQuery,
+  Owner,
+  RECONCILE_STATES,
+  ReconcileState,
+  ReconcileStateName,
+  ShardSummary,
+  TenancyBoundary,
+} from '@flux-fleet/plugin-flux-fleet-common';
+import type { IndexedObject } from './IndexedObject';
+import type { RecordTable } from '../records/RecordTable';
+import { ServiceIndex } from './ServiceIndex';
+import { indexedObjectAt, ObjectColumns } from './indexedObjectAt';
+import { capacityFor, grown, INITIAL_CAPACITY } from '../records/columns';
+import {
+  boundaryFilter,
+  decide,
+  findingTypeLists,
+  KIND_CODE,
+  maskOf,
+  MESSAGE_IS_READY,
+  NOT_HANDLED,
+  ownerFilter,
+  SHOWN,
+  STATE_CODE,
+} from './viewCodes';
+
+/**
+ * The columns of a cluster's derived view, and every read of them: for each object of its store, in columns indexed by the object's slot, the
+ * state name and message, owner, boundary, service and finding types (as numbers into lists of the distinct
+ * values), when it last changed and when its state was derived; the counts per kind and state, the objects per
+ * service, and the cluster's findings, instances and shards from its last analysis. An object costs the view
+ * about 40 bytes; {@link ViewColumns.object} makes an {@link IndexedObject} handle when one is asked for.
+ */
+export class ViewColumns implements ObjectColumns {
+  findings: Finding[] = [];
+  /** Findings about each object (only objects that have some). */
+  findingsByKey = new Map<string, Finding[]>();
+  instances: InstanceSummary[] = [];
+  shards: ShardSummary[] = [];
+  analysedAt?: number;
+  protected capacity = INITIAL_CAPACITY;
+  protected flags = new Uint8Array(INITIAL_CAPACITY);
+  protected kindCodes = new Uint8Array(INITIAL_CAPACITY);
+  protected stateCodes = new Uint8Array(INITIAL_CAPACITY);
+  protected findingCodes = new Uint16Array(INITIAL_CAPACITY);
+  protected ownerCodes = new Uint32Array(INITIAL_CAPACITY);
+  protected boundaryCodes = new Uint32Array(INITIAL_CAPACITY);
+  protected derivedAts = new Float64Array(INITIAL_CAPACITY);
+  protected updatedAts = new Float64Array(INITIAL_CAPACITY);
+  /** The owners and boundaries of the last analysis, by code. */
+  protected owners: Owner[] = [];
+  protected boundaries: TenancyBoundary[] = [];
+  /** State messages that are not the Ready condition's, by slot. */
+  protected readonly otherMessages = new Map<number, string>();
+  protected shown = 0;
+  private readonly kindCounts = new Int32Array(FLUX_KINDS.length);
+  private readonly stateCounts = new Int32Array(RECONCILE_STATES.length);
+  protected serviceIndex = ServiceIndex.empty();
+
+  constructor(
+    readonly cluster: string,
+    /** The cluster store's records, whose slots the columns follow. */
+    readonly table: RecordTable,
+  ) {}
+
+  /** Objects in the view (as of the last analysis). */
+  get size(): number {
+    return this.shown;
+  }
+
+  /** Whether the view holds answers about the object of a slot (its slot may not be given to another yet). */
+  holds(slot: number): boolean {
+    return slot < this.capacity && (this.flags[slot] & SHOWN) !== 0;
+  }
+
+  /** Whether the slot is in the view and its object still in the store (so it can be shown). */
+  isShown(slot: number): boolean {
+    return slot < this.capacity && (this.flags[slot] & SHOWN) !== 0 && this.table.isLive(slot);
+  }
+
+  /** A handle on the object in a slot, when it is shown. */
+  object(slot: number): IndexedObject | undefined {
+    return this.isShown(slot) ? indexedObjectAt(this, slot) : undefined;
+  }
+
+  /** A handle on an object by key, when it is shown. */
+  get(key: string): IndexedObject | undefined {
+    const slot = this.table.slotOf(key);
+    return slot === undefined ? undefined : this.object(slot);
+  }
+
+  /** The slots of the objects shown, in slot order. */
+  *slots(): IterableIterator<number> {
+    const limit = Math.min(this.table.slotLimit, this.capacity);
+    for (let slot = 0; slot < limit; slot++) {
+      if (this.isShown(slot)) yield slot;
+    }
+  }
+
+  /** The keys of the objects in the view. */
+  *keys(): IterableIterator<string> {
+    for (const slot of this.slots()) yield this.table.keyOf(slot)!;
+  }
+
+  /** Calls `visit` with the slot of each shown object of a service (rules §6). */
+  forEachOfService(service: string, visit: (slot: number) => void): void {
+    this.serviceIndex.forEach(service, slot => {
+      if (this.isShown(slot)) visit(slot);
+    });
+  }
+
+  /** The services of the objects in the view. */
+  serviceNames(): readonly string[] {
+    return this.serviceIndex.services;
+  }
+
+  /**
+   * Calls `visit` with the slot of each shown object that passes the filters of a query the columns answer (all
+   * but the free text): each filter is first decided once per distinct value (owner, boundary, finding list),
+   * so that each object costs a few reads of numbers.
+   */
+  forEachMatch(query: ObjectQuery, visit: (slot: number) => void): void {
+    const kinds = maskOf(FLUX_KINDS, query.kind);
+    const states = maskOf(RECONCILE_STATES, query.state);
+    const owners = decide(this.owners, ownerFilter(query));
+    const boundaries = decide(this.boundaries, boundaryFilter(query));
+    const findings = query.finding?.length
+      ? decide(findingTypeLists, list => list.some(f => query.finding!.includes(f)))
+      : undefined;
+    const test = (slot: number) => {
+      if (!this.isShown(slot)) return;
+      if (kinds && !kinds[this.kindCodes[slot]]) return;
+      if (states && !states[this.stateCodes[slot]]) return;
+      if (owners && !owners[this.ownerCodes[slot]]) return;
+      if (boundaries && !boundaries[this.boundaryCodes[slot]]) return;
+      if (findings && !findings[this.findingCodes[slot]]) return;
+      visit(slot);
+    };
+    if (query.service?.length) {
+      // a service filter starts from the services' objects
+      for (const service of new Set(query.service)) this.serviceIndex.forEach(service, test);
+      return;
+    }
+    const limit = Math.min(this.table.slotLimit, this.capacity);
+    for (let slot = 0; slot < limit; slot++) test(slot);
+  }
+
+  /**
+   * How many shown objects have each pair of boundary and owner that occurs: what per-tenant and per-shard
+   * summaries need, without a step per object for them.
+   */
+  countsByBoundaryAndOwner(): Array<{ boundary: TenancyBoundary; owner: Owner; count: number }> {
+    const owners = this.owners.length;
+    const counts = new Map<number, number>();
+    for (const slot of this.slots()) {
+      const pair = this.boundaryCodes[slot] * owners + this.ownerCodes[slot];
+      counts.set(pair, (counts.get(pair) ?? 0) + 1);
+    }
+    return [...counts].map(([pair, count]) => ({
+      boundary: this.boundaries[Math.floor(pair / owners)],
+      owner: this.owners[pair % owners],
+      count,
+    }));
+  }
+
+  /** Objects per kind. */
+  countsByKind(): Partial<Record<FluxKind, number>> {
+    const counts: Partial<Record<FluxKind, number>> = {};
+    this.kindCounts.forEach((n, code) => {
+      if (n > 0) counts[FLUX_KINDS[code]] = n;
+    });
+    return counts;
+  }
+
+  /** Objects per reconcile state. */
+  countsByState(): Partial<Record<ReconcileStateName, number>> {
+    const counts: Partial<Record<ReconcileStateName, number>> = {};
+    this.stateCounts.forEach((n, code) => {
+      if (n > 0) counts[RECONCILE_STATES[code]] = n;
+    });
+    return counts;
+  }
+
+  // ------------------------------------------------------------------ columns, by slot of a shown object
+
+  keyOf(slot: number): string {
+    return this.table.keyOf(slot)!;
+  }
+
+  nameAt(slot: number): string {
+    return this.table.nameAt(slot);
+  }
+
+  recordOf(slot: number): FluxObjectRecord {
+    return this.table.recordAt(slot)!;
+  }
+
+  kindOf(slot: number): FluxKind {
+    return FLUX_KINDS[this.kindCodes[slot]];
+  }
+
+  stateNameOf(slot: number): ReconcileStateName {
+    return RECONCILE_STATES[this.stateCodes[slot]];
+  }
+
+  stateMessageOf(slot: number): string | undefined {
+    return this.flags[slot] & MESSAGE_IS_READY
+      ? this.table.readyMessageAt(slot)
+      : this.otherMessages.get(slot);
+  }
+
+  /** The reconcile state, derived again from the record at the time it was last derived (so it is the same). */
+  stateOf(slot: number): ReconcileState {
+    return deriveReconcileState(this.recordOf(slot), this.derivedAts[slot]);
+  }
+
+  ownerOf(slot: number): Owner {
+    return this.owners[this.ownerCodes[slot]];
+  }
+
+  boundaryOf(slot: number): TenancyBoundary {
+    return this.boundaries[this.boundaryCodes[slot]];
+  }
+
+  serviceOf(slot: number): string | null {
+    return this.serviceIndex.serviceOf(slot);
+  }
+
+  findingTypesOf(slot: number): readonly FindingType[] {
+    return findingTypeLists[this.findingCodes[slot]];
+  }
+
+  updatedAtOf(slot: number): number {
+    return this.updatedAts[slot];
+  }
+
+  // ------------------------------------------------------------------ writing columns, for the passes
+
+  protected ensureCapacity(slot: number) {
+    if (slot < this.capacity) return;
+    const capacity = capacityFor(this.capacity, slot);
+    this.flags = grown(this.flags, capacity);
+    this.kindCodes = grown(this.kindCodes, capacity);
+    this.stateCodes = grown(this.stateCodes, capacity);
+    this.findingCodes = grown(this.findingCodes, capacity);
+    this.ownerCodes = grown(this.ownerCodes, capacity);
+    this.boundaryCodes = grown(this.boundaryCodes, capacity);
+    this.derivedAts = grown(this.derivedAts, capacity);
+    this.updatedAts = grown(this.updatedAts, capacity);
+    this.capacity = capacity;
+  }
+
+  /** Sets the state columns of a slot from a state derived at `now` from its applied record, keeping the counts. */
+  protected setState(slot: number, state: ReconcileState, now: number) {
+    const code = STATE_CODE.get(state.state)!;
+    if (this.flags[slot] & SHOWN) {
+      this.stateCounts[this.stateCodes[slot]]--;
+      this.stateCounts[code]++;
+    }
+    this.stateCodes[slot] = code;
+    this.derivedAts[slot] = now;
+    let flags = this.flags[slot] & ~(NOT_HANDLED | MESSAGE_IS_READY);
+    if (state.reconcileNotHandled) flags |= NOT_HANDLED;
+    if (state.message !== undefined && state.message === this.table.readyMessageAt(slot)) {
+      flags |= MESSAGE_IS_READY;
+      this.otherMessages.delete(slot);
+    } else if (state.message !== undefined) {
+      this.otherMessages.set(slot, state.message);
+    } else {
+      this.otherMessages.delete(slot);
+    }
+    this.flags[slot] = flags;
+  }
+
+  /** Whether a newly derived state differs from the one kept (in what the view keeps of it). */
+  protected stateDiffers(slot: number, state: ReconcileState): boolean {
+    return (
+      this.stateCodes[slot] !== STATE_CODE.get(state.state) ||
+      this.stateMessageOf(slot) !== state.message ||
+      ((this.flags[slot] & NOT_HANDLED) !== 0) !== (state.reconcileNotHandled === true)
+    );
+  }
+
+  protected show(slot: number, kind: FluxKind) {
+    this.flags[slot] |= SHOWN;
+    this.kindCodes[slot] = KIND_CODE.get(kind)!;
+    this.kindCounts[this.kindCodes[slot]]++;
+    this.stateCounts[this.stateCodes[slot]]++;
+    this.shown++;
+  }
+
+  protected hide(slot: number) {
+    this.flags[slot] = 0;
+    this.kindCounts[this.kindCodes[slot]]--;
+    this.stateCounts[this.stateCodes[slot]]--;
+    this.shown--;
+    this.otherMessages.delete(slot);
+    this.findingCodes[slot] = 0;
+  }
+}

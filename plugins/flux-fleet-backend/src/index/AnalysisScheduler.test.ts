@@ -1,0 +1,129 @@
+import { AnalysisScheduler, INITIAL_SYNC_MAX_DELAY_MS, STATUS_BATCH_MS } from './AnalysisScheduler';
+
+/** A scheduler whose passes are recorded with the (fake) time they ran at. */
+function scheduler(over: { initialSync?: boolean; synced?: boolean; statusNeedsAnalysis?: boolean } = {}) {
+  const runs: string[] = [];
+  const state = { structural: false, initialSync: over.initialSync ?? false, synced: over.synced ?? true };
+  const s = new AnalysisScheduler(
+    { debounceMs: 100, maxDelayMs: 500, refreshIntervalMs: 10_000 },
+    {
+      analyse: () => {
+        state.structural = false;
+        runs.push(`analyse@${Date.now()}`);
+      },
+      rederiveStatus: () => {
+        runs.push(`status@${Date.now()}`);
+        if (over.statusNeedsAnalysis) state.structural = true;
+        return over.statusNeedsAnalysis ?? false;
+      },
+      structuralPending: () => state.structural,
+      initialSync: () => state.initialSync,
+      synced: () => state.synced,
+    },
+  );
+  const structuralChange = () => {
+    state.structural = true;
+    s.changed();
+  };
+  return { s, runs, state, structuralChange };
+}
+
+describe('AnalysisScheduler', () => {
+  beforeEach(() => jest.useFakeTimers({ now: 0 }));
+  afterEach(() => jest.useRealTimers());
+
+  it('analyses a burst of structural changes once, after it pauses', () => {
+    const { s, runs, structuralChange } = scheduler();
+    structuralChange();
+    jest.advanceTimersByTime(50);
+    structuralChange();
+    jest.advanceTimersByTime(50);
+    structuralChange();
+    jest.advanceTimersByTime(1_000);
+    expect(runs).toEqual(['analyse@200']);
+    s.close();
+  });
+
+  it('analyses a cluster that never stops changing at the maximum delay', () => {
+    const { s, runs, structuralChange } = scheduler();
+    for (let t = 0; t < 600; t += 50) {
+      structuralChange();
+      jest.advanceTimersByTime(50);
+    }
+    expect(runs[0]).toBe('analyse@500');
+    s.close();
+  });
+
+  it('re-derives status changes in one batch, without an analysis', () => {
+    const { s, runs } = scheduler();
+    s.changed();
+    s.changed();
+    jest.advanceTimersByTime(STATUS_BATCH_MS);
+    expect(runs).toEqual([`status@${STATUS_BATCH_MS}`]);
+    s.close();
+  });
+
+  it('follows a status pass that moved a finding with an analysis, once the changes pause', () => {
+    const { s, runs } = scheduler({ statusNeedsAnalysis: true });
+    jest.advanceTimersByTime(1_000);
+    s.changed();
+    jest.advanceTimersByTime(1_000);
+    // the status change came at 1000: the analysis waits for the debounce's pause after it
+    expect(runs).toEqual([`status@${1_000 + STATUS_BATCH_MS}`, 'analyse@1100']);
+    s.close();
+  });
+
+  it('holds the analysis during a first list until it is complete, or at most the initial-sync delay', () => {
+    const first = scheduler({ initialSync: true });
+    first.structuralChange();
+    jest.advanceTimersByTime(5_000);
+    expect(first.runs).toEqual([]);
+    // the list completed: the index asks for the analysis now
+    first.state.initialSync = false;
+    first.s.analyseNow();
+    expect(first.runs).toEqual(['analyse@5000']);
+    first.s.close();
+
+    const never = scheduler({ initialSync: true });
+    never.structuralChange();
+    jest.advanceTimersByTime(INITIAL_SYNC_MAX_DELAY_MS * 2);
+    expect(never.runs).toEqual([`analyse@${5_000 + INITIAL_SYNC_MAX_DELAY_MS}`]);
+    never.s.close();
+  });
+
+  it('says how long changes have waited, for the lag it adds to the cluster health', () => {
+    const { s, structuralChange } = scheduler();
+    expect(s.waitingMs(Date.now())).toBe(0);
+    structuralChange();
+    jest.advanceTimersByTime(60);
+    expect(s.waitingMs(Date.now())).toBe(60);
+    s.close();
+  });
+
+  it('refreshes a synced cluster at its phase of the interval, and not an unsynced one', () => {
+    const { s, runs, state } = scheduler();
+    s.startRefresh(0.5);
+    jest.advanceTimersByTime(5_000);
+    expect(runs).toEqual(['analyse@5000']);
+    jest.advanceTimersByTime(10_000);
+    expect(runs).toEqual(['analyse@5000', 'analyse@15000']);
+    state.synced = false;
+    jest.advanceTimersByTime(10_000);
+    expect(runs).toHaveLength(2);
+    s.stopRefresh();
+    state.synced = true;
+    jest.advanceTimersByTime(30_000);
+    expect(runs).toHaveLength(2);
+    s.close();
+  });
+
+  it('runs nothing after close', () => {
+    const { s, runs, structuralChange } = scheduler();
+    structuralChange();
+    s.changed();
+    s.close();
+    jest.advanceTimersByTime(10_000);
+    s.analyseNow();
+    expect(runs).toEqual([]);
+  });
+});

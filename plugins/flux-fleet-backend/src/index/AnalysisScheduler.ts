@@ -1,0 +1,123 @@
+import { Coalescer } from '@flux-fleet/plugin-flux-fleet-node';
+import type { AnalysisSettings } from '../config/FleetConfig';
+
+/** Status changes are gathered this long before their objects are re-derived (one pass per burst). */
+export const STATUS_BATCH_MS = 10;
+/**
+ * While a cluster lists for the first time, its analysis waits for the list to finish (one analysis rather than
+ * one per page), at most this long, so a cluster whose list never completes still shows what was read.
+ */
+export const INITIAL_SYNC_MAX_DELAY_MS = 10_000;
+
+/** What the scheduler of one cluster runs and asks. */
+export interface AnalysisPasses {
+  /** Analyses the cluster now (every object re-derived). */
+  analyse(): void;
+  /** Re-derives the objects whose status alone changed; returns whether that calls for an analysis. */
+  rederiveStatus(): boolean;
+  /** Whether the changes waiting call for an analysis (objects added or removed, references changed…). */
+  structuralPending(): boolean;
+  /** Whether the cluster is listing for the first time, with nothing restored to show meanwhile. */
+  initialSync(): boolean;
+  /** Whether the cluster's watch is synced (refreshes run only then). */
+  synced(): boolean;
+}
+
+/**
+ * When a cluster's objects are derived again: structural changes are debounced into one analysis (at the
+ * latest `maxDelayMs` after the first; during a first list, when it is complete), status changes are batched
+ * into a pass over the objects concerned, and a synced cluster is analysed every `refreshIntervalMs` for the
+ * findings that depend on time.
+ */
+export class AnalysisScheduler {
+  private readonly structural: Coalescer;
+  private readonly status: Coalescer;
+  private refreshTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly settings: AnalysisSettings,
+    private readonly passes: AnalysisPasses,
+    now: () => number = Date.now,
+  ) {
+    this.structural = new Coalescer(
+      {
+        quietMs: settings.debounceMs,
+        maxWaitMs: settings.maxDelayMs,
+        now,
+        ref: true,
+        // the first list is still arriving: analyse once when it is complete (analyseNow)
+        hold: waited =>
+          passes.initialSync() && waited < INITIAL_SYNC_MAX_DELAY_MS ? INITIAL_SYNC_MAX_DELAY_MS - waited : 0,
+      },
+      () => {
+        this.status.cancel();
+        passes.analyse();
+      },
+    );
+    this.status = new Coalescer({ maxWaitMs: STATUS_BATCH_MS, now, ref: true }, () => this.statusDue());
+  }
+
+  /** The cluster's records changed. */
+  changed(): void {
+    // a status change during a burst of structural ones waits for the analysis, which re-derives every state
+    if (this.passes.structuralPending() || this.structural.pending) {
+      this.structural.touch();
+    } else {
+      // a status change counts towards the pause an analysis that follows waits for
+      this.structural.noteChange();
+      this.status.touch();
+    }
+  }
+
+  /** Analyses now, with whatever is waiting (the first list is complete; a snapshot was restored). */
+  analyseNow(): void {
+    this.structural.flushNow();
+  }
+
+  /** How long changes have waited for their analysis at `now` (0 when none wait). */
+  waitingMs(now: number): number {
+    const since = this.structural.pendingSince;
+    return since === undefined ? 0 : now - since;
+  }
+
+  /**
+   * Analyses the cluster every `refreshIntervalMs` while it is synced, first after `phase` (0 to 1) of the
+   * interval. Each cluster at its own phase: analyses of every cluster at once would make their garbage live long
+   * enough to reach the old generation, where it stays as resident memory until a full collection.
+   */
+  startRefresh(phase: number): void {
+    this.stopRefresh();
+    const interval = this.settings.refreshIntervalMs;
+    const refresh = () => {
+      if (this.passes.synced()) this.analyseNow();
+    };
+    this.refreshTimer = setTimeout(() => {
+      refresh();
+      this.refreshTimer = setInterval(refresh, interval);
+      this.refreshTimer.unref?.();
+    }, interval * phase);
+    this.refreshTimer.unref?.();
+  }
+
+  stopRefresh(): void {
+    clearTimeout(this.refreshTimer);
+    clearInterval(this.refreshTimer);
+    this.refreshTimer = undefined;
+  }
+
+  /** Stops every timer; nothing runs after. */
+  close(): void {
+    this.structural.close();
+    this.status.close();
+    this.stopRefresh();
+  }
+
+  private statusDue() {
+    if (this.passes.structuralPending()) {
+      // an analysis is due anyway and re-derives every state
+      this.structural.request();
+      return;
+    }
+    if (this.passes.rederiveStatus()) this.structural.request();
+  }
+}

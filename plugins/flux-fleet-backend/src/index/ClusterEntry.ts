@@ -1,0 +1,29 @@
+import type { ClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
+import type { ClusterView } from '../derive/ClusterView';
+import type { ClusterStore } from '../records/ClusterStore';
+import type { WatchHealthProbe } from '../watch/startWatching';
+import type { AnalysisScheduler } from './AnalysisScheduler';
+
+/** The health of a cluster that another replica watches, as its last snapshot says. */
+export type RemoteHealth = ClusterHealth;
+
+/**
+ * One configured cluster of the index: its records (filled by its watch), the view derived from them, the
+ * scheduler of its analyses, and where its health comes from.
+ */
+export interface ClusterEntry {
+  readonly name: string;
+  readonly store: ClusterStore;
+  readonly view: ClusterView;
+  readonly scheduler: AnalysisScheduler;
+  /** Reads the health of this replica's watch of the cluster, while it watches it. */
+  watch?: WatchHealthProbe;
+  /** Restored from a snapshot, not yet resynced by a watch. */
+  restoredAt?: number;
+  /** Health reported by the replica that watches this cluster (when this one does not). */
+  remote?: RemoteHealth;
+  /** When the cluster's objects became stale, while they are. */
+  staleSince?: number;
+  /** Bumped on every change of the view, for caches. */
+  version: number;
+}

@@ -1,0 +1,134 @@
+import { KUSTOMIZATIONS, kustomization, testFleet, watchHealth } from '../__testUtils__/fluxFixtures';
+import type { ClusterWatchHealth } from '../watch/ClusterWatcher';
+
+const T0 = Date.parse('2026-07-14T10:00:00Z');
+const KEY = 'lab/apps/Kustomization/payments';
+
+describe('FleetClusters', () => {
+  beforeEach(() => jest.useFakeTimers({ now: T0 }));
+  afterEach(() => jest.useRealTimers());
+
+  /** A cluster `lab` watched by a fake watch whose health the test sets. */
+  function watchedLab() {
+    const { fleet, index } = testFleet(['lab']);
+    let health: ClusterWatchHealth = watchHealth(false);
+    fleet.attachWatch('lab', () => health);
+    const setHealth = (next: ClusterWatchHealth) => {
+      health = next;
+      fleet.connectionChanged('lab');
+    };
+    const changes: string[][] = [];
+    fleet.subscribe(batch => changes.push(...batch.map(c => c.keys)));
+    return { fleet, index, setHealth, changes };
+  }
+
+  it('holds the first analysis until the first list is complete, then analyses at once', async () => {
+    const { fleet, index, setHealth } = watchedLab();
+    fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(kustomization('payments'));
+    jest.advanceTimersByTime(5_000);
+    expect(index.summary().objects).toBe(0);
+    setHealth(watchHealth(true));
+    expect(index.summary().objects).toBe(1);
+    await expect(fleet.ready()).resolves.toBeUndefined();
+    expect(index.clusters()[0]).toMatchObject({ name: 'lab', status: 'synced', synced: true, objectCount: 1 });
+    fleet.close();
+  });
+
+  it('marks every object stale while the cluster is unreachable, since it became so, and announces both flips', () => {
+    const { fleet, index, setHealth, changes } = watchedLab();
+    fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(kustomization('payments'));
+    setHealth(watchHealth(true));
+    expect(index.object(KEY)).toMatchObject({ stale: false });
+    const since = T0 - 60_000;
+    changes.length = 0;
+    setHealth({ ...watchHealth(false), connection: { status: 'unreachable', since, unreachableSince: since } });
+    expect(index.object(KEY)).toMatchObject({ stale: true, staleSince: new Date(since).toISOString() });
+    expect(changes).toEqual([[KEY]]);
+    setHealth(watchHealth(true));
+    expect(index.object(KEY)).toMatchObject({ stale: false });
+    expect(changes).toEqual([[KEY], [KEY]]);
+    fleet.close();
+  });
+
+  it('serves a restored snapshot at once as restored and stale, until the watch has synced', () => {
+    const { fleet, index } = testFleet(['lab']);
+    const record = (() => {
+      const store = testFleet(['other']).fleet.storeOf('other');
+      store.flux(KUSTOMIZATIONS).upsert(kustomization('payments'));
+      return store.objects.get('other/apps/Kustomization/payments')!;
+    })();
+    const restoredAt = T0 - 3_600_000;
+    fleet.restore(
+      'lab',
+      {
+        format: 1,
+        objects: [{ ...record, key: KEY, cluster: 'lab' }],
+        updatedAt: [restoredAt - 1_000],
+        controllers: [],
+        namespaces: [],
+        workloads: [],
+        events: [],
+      },
+      { restoredAt },
+    );
+    expect(index.clusters()[0].status).toBe('restored');
+    expect(index.object(KEY)).toMatchObject({
+      stale: true,
+      staleSince: new Date(restoredAt).toISOString(),
+      updatedAt: new Date(restoredAt - 1_000).toISOString(),
+    });
+    let health = watchHealth(false);
+    fleet.attachWatch('lab', () => health);
+    health = watchHealth(true);
+    fleet.connectionChanged('lab');
+    expect(index.clusters()[0].status).toBe('synced');
+    expect(index.object(KEY)?.stale).toBe(false);
+    fleet.close();
+  });
+
+  it('shows the health another replica reports for a cluster it watches, and stops when this one watches it', () => {
+    const { fleet, index } = testFleet(['lab']);
+    const remote = { ...index.clusters()[0], status: 'unreachable' as const, synced: false };
+    fleet.setRemoteHealth('lab', remote);
+    expect(fleet.remoteHealth('lab')).toBe(remote);
+    expect(index.clusters()[0].status).toBe('unreachable');
+    expect(fleet.isWatching('lab')).toBe(false);
+    fleet.attachWatch('lab', () => watchHealth(false));
+    expect(fleet.isWatching('lab')).toBe(true);
+    expect(fleet.remoteHealth('lab')).toBeUndefined();
+    // what it shows came from the other replica: restored until this watch has synced
+    expect(index.clusters()[0].status).toBe('restored');
+    fleet.detachWatch('lab');
+    expect(fleet.isWatching('lab')).toBe(false);
+    fleet.close();
+  });
+
+  it('writes a snapshot only of a synced, analysed cluster this replica watches', () => {
+    const { fleet, setHealth } = watchedLab();
+    fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(kustomization('payments'));
+    expect(fleet.snapshotOf('lab')).toBeUndefined();
+    setHealth(watchHealth(true));
+    const snapshot = fleet.snapshotOf('lab')!;
+    expect(snapshot.health.synced).toBe(true);
+    expect(snapshot.source.keys).toEqual([KEY]);
+    expect(snapshot.source.read(KEY)?.record.name).toBe('payments');
+    fleet.close();
+  });
+
+  it('names the cluster when asked for one it does not have', () => {
+    const { fleet } = testFleet(['lab']);
+    expect(() => fleet.storeOf('prod')).toThrow("Flux Fleet has no cluster named 'prod'");
+    fleet.close();
+  });
+
+  it('keeps telling the other listeners when one of them throws', () => {
+    const { fleet, setHealth, changes } = watchedLab();
+    fleet.subscribe(() => {
+      throw new Error('broken listener');
+    });
+    fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(kustomization('payments'));
+    setHealth(watchHealth(true));
+    expect(changes).toEqual([[KEY]]);
+    fleet.close();
+  });
+});

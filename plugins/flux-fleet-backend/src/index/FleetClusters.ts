@@ -1,0 +1,304 @@
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import { ClusterHealth, ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
+import type { FleetIndexChange } from '@flux-fleet/plugin-flux-fleet-node';
+import type { AnalysisSettings, TenantRule } from '../config/FleetConfig';
+import { analyseStore } from '../derive/analyseStore';
+import { ClusterView, ViewChanges } from '../derive/ClusterView';
+import { ClusterStore } from '../records/ClusterStore';
+import type { ClusterSnapshotData, ClusterSnapshotSource } from '../records/snapshotTypes';
+import type { WatchHealthProbe, WatchTargets } from '../watch/startWatching';
+import { AnalysisScheduler } from './AnalysisScheduler';
+import type { ClusterEntry, RemoteHealth } from './ClusterEntry';
+import { healthOf, staleSinceOf } from './clusterHealth';
+import { snapshotSourceOf } from './snapshotSource';
+
+/** Options of {@link FleetClusters}. */
+export interface FleetClustersOptions {
+  clusters: string[];
+  tenants: TenantRule[];
+  analysis: AnalysisSettings;
+  eventsPerObject: number;
+  logger: LoggerService;
+  /** The clock; `Date.now` by default. */
+  now?: () => number;
+}
+
+/**
+ * The clusters of the index and their lifecycle: each cluster's records, the view derived from them and the
+ * passes that derive it; whether this replica watches the cluster (its watch pushes connection changes), was
+ * restored from a snapshot, or follows the health another replica reports; staleness; readiness. The writable
+ * side of the index, for the watchers and persistence; {@link FleetIndex} reads it.
+ */
+export class FleetClusters implements WatchTargets {
+  private readonly entries = new Map<string, ClusterEntry>();
+  private readonly listeners = new Set<(changes: FleetIndexChange[]) => void>();
+  /** The pool restored snapshots share their strings through. */
+  readonly valuePool = new ValuePool(50_000);
+  readonly now: () => number;
+  private readyResolve?: () => void;
+  private readonly readyPromise: Promise<void>;
+  private closed = false;
+
+  constructor(private readonly options: FleetClustersOptions) {
+    this.now = options.now ?? Date.now;
+    for (const name of options.clusters) {
+      const store = new ClusterStore(name, this.valuePool, options.logger, options.eventsPerObject, () => {
+        if (!this.closed) entry.scheduler.changed();
+      });
+      const entry: ClusterEntry = {
+        name,
+        store,
+        view: new ClusterView(name, store.objects),
+        scheduler: new AnalysisScheduler(
+          options.analysis,
+          {
+            analyse: () => this.analyse(entry),
+            rederiveStatus: () => this.rederiveStatus(entry),
+            structuralPending: () => store.peekChanges().structural,
+            initialSync: () =>
+              entry.watch !== undefined &&
+              entry.restoredAt === undefined &&
+              entry.view.analysedAt === undefined &&
+              !entry.watch().synced,
+            synced: () => entry.watch?.().synced ?? false,
+          },
+          this.now,
+        ),
+        version: 0,
+      };
+      this.entries.set(name, entry);
+    }
+    this.readyPromise = new Promise(resolve => {
+      this.readyResolve = resolve;
+    });
+    this.checkReady();
+  }
+
+  /** The names of the configured clusters, in configuration order. */
+  clusterNames(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** Every cluster, in configuration order. */
+  all(): ClusterEntry[] {
+    return [...this.entries.values()];
+  }
+
+  /** A configured cluster; throws on a name that is not configured. */
+  entry(cluster: string): ClusterEntry {
+    const entry = this.entries.get(cluster);
+    if (!entry) throw new Error(`Flux Fleet has no cluster named '${cluster}'`);
+    return entry;
+  }
+
+  /** A configured cluster, or undefined. */
+  find(cluster: string): ClusterEntry | undefined {
+    return this.entries.get(cluster);
+  }
+
+  /** The store a cluster's watcher fills. */
+  storeOf(cluster: string): ClusterStore {
+    return this.entry(cluster).store;
+  }
+
+  /** Where a cluster's watcher delivers what it reads: the cluster's store. */
+  sinksOf(cluster: string): ClusterStore {
+    return this.storeOf(cluster);
+  }
+
+  /** This replica watches a cluster now; `health` reads its watch's health. */
+  attachWatch(cluster: string, health: WatchHealthProbe): void {
+    const entry = this.entry(cluster);
+    entry.watch = health;
+    if (entry.remote) {
+      // what it shows came from another replica's snapshot: restored until this watch has synced
+      entry.restoredAt ??= this.now();
+      entry.remote = undefined;
+    }
+    const names = this.clusterNames();
+    entry.scheduler.startRefresh((names.indexOf(cluster) + 1) / names.length);
+    this.updateStaleness(entry);
+  }
+
+  /** This replica stops watching a cluster (another replica took it over, or this one stops). */
+  detachWatch(cluster: string): void {
+    const entry = this.entry(cluster);
+    entry.watch = undefined;
+    entry.scheduler.stopRefresh();
+    // until the new holder's snapshot arrives, what is shown is as last seen here
+    entry.restoredAt ??= this.now();
+    this.updateStaleness(entry);
+  }
+
+  /** A watch's connection status changed (pushed by the watcher): staleness, analysis and readiness follow. */
+  connectionChanged(cluster: string): void {
+    const entry = this.entry(cluster);
+    const health = this.healthOf(entry);
+    if (health.synced) {
+      entry.restoredAt = undefined;
+      // the list is complete: analyse now rather than after the debounce
+      if (!this.closed) entry.scheduler.analyseNow();
+    }
+    this.updateStaleness(entry);
+    this.checkReady();
+  }
+
+  /** Whether this replica watches a cluster. */
+  isWatching(cluster: string): boolean {
+    return this.entry(cluster).watch !== undefined;
+  }
+
+  /** The health another replica reported for a cluster this one does not watch. */
+  remoteHealth(cluster: string): RemoteHealth | undefined {
+    return this.entry(cluster).remote;
+  }
+
+  /** Updates the health another replica reported (its lease expired, or it is back). */
+  setRemoteHealth(cluster: string, health: RemoteHealth): void {
+    const entry = this.entry(cluster);
+    if (entry.watch) return;
+    entry.remote = health;
+    this.updateStaleness(entry);
+  }
+
+  /**
+   * Replaces a cluster's content with a restored snapshot: served at once, marked stale until its watch has
+   * resynced (or, for a cluster another replica watches, with that replica's health).
+   */
+  restore(
+    cluster: string,
+    snapshot: ClusterSnapshotData,
+    options: { restoredAt: number; remote?: RemoteHealth },
+  ): void {
+    const entry = this.entry(cluster);
+    entry.view.seedUpdatedAt(
+      new Map(snapshot.objects.map((r, i) => [r.key, snapshot.updatedAt[i] ?? options.restoredAt])),
+    );
+    entry.store.restore(snapshot);
+    if (options.remote) {
+      entry.remote = options.remote;
+      entry.restoredAt = undefined;
+    } else {
+      entry.restoredAt = options.restoredAt;
+    }
+    if (!this.closed) entry.scheduler.analyseNow();
+    this.updateStaleness(entry);
+    this.checkReady();
+  }
+
+  /** What a snapshot of a cluster this replica watches is written from; undefined while it is not synced. */
+  snapshotOf(cluster: string): { source: ClusterSnapshotSource; health: ClusterHealth } | undefined {
+    const entry = this.entry(cluster);
+    return snapshotSourceOf(entry, this.healthOf(entry), this.now);
+  }
+
+  /** A cluster's health as the API shows it. */
+  healthOf(entry: ClusterEntry): ClusterHealth {
+    return healthOf(entry, this.now());
+  }
+
+  /** The version of one cluster's view (changes whenever its objects or derived answers change). */
+  clusterVersion(cluster: string): number {
+    return this.entry(cluster).version;
+  }
+
+  /** Bumped on every change of any cluster: equal versions mean equal answers. */
+  fleetVersion(): string {
+    let version = '';
+    for (const entry of this.entries.values()) version += `${entry.version}.`;
+    return version;
+  }
+
+  /** Resolves when every cluster has synced, been restored, or failed. */
+  ready(): Promise<void> {
+    return this.readyPromise;
+  }
+
+  /** Calls the listener after each batch of changes; returns an unsubscribe function. */
+  subscribe(listener: (changes: FleetIndexChange[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** Stops every timer. */
+  close(): void {
+    this.closed = true;
+    for (const entry of this.entries.values()) entry.scheduler.close();
+  }
+
+  // ---------------------------------------------------------------- the passes
+
+  /** Commits the records, analyses the cluster, applies the result to the view and releases deleted slots. */
+  private analyse(entry: ClusterEntry) {
+    if (this.closed) return;
+    const { store, view } = entry;
+    const changes = store.commit();
+    const now = this.now();
+    let analysis;
+    try {
+      analysis = analyseStore(store, this.options.tenants, now);
+    } catch (error) {
+      // analyseCluster never throws on odd records; a bug must still not take the index down
+      this.options.logger.error(`Flux Fleet could not analyse cluster '${entry.name}': ${error}`);
+      return;
+    }
+    const result = view.applyAnalysis(analysis, changes.changedKeys, now);
+    // slots of deleted objects can be given to new ones now that the view shows them no more
+    store.release(slot => view.holds(slot));
+    for (const key of changes.changedKeys) result.keys.add(key);
+    for (const key of changes.eventKeys) result.keys.add(key);
+    this.publish(entry, result, true);
+  }
+
+  /** Commits the records and re-derives the objects whose status changed; returns whether an analysis is due. */
+  private rederiveStatus(entry: ClusterEntry): boolean {
+    if (this.closed) return false;
+    const changes = entry.store.commit();
+    const result = entry.view.applyStatus(changes.statusKeys, this.now());
+    for (const key of changes.eventKeys) result.keys.add(key);
+    if (result.needsAnalysis) entry.store.requestAnalysis();
+    this.publish(entry, result, false);
+    return result.needsAnalysis;
+  }
+
+  private publish(entry: ClusterEntry, result: ViewChanges, structural: boolean) {
+    if (result.keys.size === 0 && !structural) return;
+    entry.version++;
+    if (result.keys.size === 0) return;
+    this.emit([{ cluster: entry.name, keys: [...result.keys], structural, services: [...result.services] }]);
+  }
+
+  private emit(changes: FleetIndexChange[]) {
+    for (const listener of this.listeners) {
+      try {
+        listener(changes);
+      } catch (error) {
+        this.options.logger.warn(`Flux Fleet index listener failed: ${error}`);
+      }
+    }
+  }
+
+  private updateStaleness(entry: ClusterEntry) {
+    const since = staleSinceOf(entry, this.healthOf(entry), this.now());
+    if ((since === undefined) === (entry.staleSince === undefined)) return;
+    entry.staleSince = since;
+    // every object of the cluster changed its `stale` flag
+    entry.version++;
+    const { view } = entry;
+    this.emit([{ cluster: entry.name, keys: [...view.keys()], structural: false, services: [...view.serviceNames()] }]);
+  }
+
+  private checkReady() {
+    if (!this.readyResolve) return;
+    const done = this.all().every(entry => {
+      const h = this.healthOf(entry);
+      return h.synced || h.status !== 'syncing';
+    });
+    if (done) {
+      this.readyResolve();
+      this.readyResolve = undefined;
+    }
+  }
+}

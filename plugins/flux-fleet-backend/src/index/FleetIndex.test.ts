@@ -1,0 +1,97 @@
+import {
+  deployment,
+  DEPLOYMENTS,
+  KUSTOMIZATIONS,
+  kustomization,
+  testFleet,
+} from '../__testUtils__/fluxFixtures';
+
+describe('FleetIndex', () => {
+  beforeEach(() => jest.useFakeTimers({ now: Date.parse('2026-07-14T10:00:00Z') }));
+  afterEach(() => jest.useRealTimers());
+
+  /** A cluster `lab` with four Kustomizations and two Deployments, analysed. */
+  function labFleet() {
+    const { fleet, index } = testFleet(['lab']);
+    const store = fleet.storeOf('lab');
+    const workloads = store.supporting('workloads', DEPLOYMENTS);
+    workloads.upsert(deployment('api', { team: 'payments', 'backstage.io/kubernetes-id': 'payments-api' }));
+    workloads.upsert(deployment('worker', { team: 'search' }));
+    const kustomizations = store.flux(KUSTOMIZATIONS);
+    kustomizations.upsert(kustomization('labelled', { labels: { team: 'payments' } }));
+    kustomizations.upsert(
+      kustomization('applies-api', { inventory: ['apps_api_apps_Deployment', 'apps_api__Service'] }),
+    );
+    kustomizations.upsert(kustomization('applies-worker', { inventory: ['apps_worker_apps_Deployment'] }));
+    // applies to another cluster: its inventory is not this cluster's workloads
+    kustomizations.upsert(
+      kustomization('remote', {
+        inventory: ['apps_api_apps_Deployment'],
+        spec: { kubeConfig: { secretRef: { name: 'remote' } } },
+      }),
+    );
+    jest.advanceTimersByTime(1_000);
+    return { fleet, index, kustomizations };
+  }
+
+  it('links a label selector to objects by their own labels and by the workloads they applied', () => {
+    const { index, fleet } = labFleet();
+    const keys = (selector: string) => index.entityObjects({ labelSelector: selector }).map(o => o.ref.name);
+    expect(keys('team=payments')).toEqual(['applies-api', 'labelled']);
+    expect(keys('team=search')).toEqual(['applies-worker']);
+    expect(keys('team in (payments,search),team!=payments')).toEqual(['applies-worker']);
+    expect(keys('team=nobody')).toEqual([]);
+    fleet.close();
+  });
+
+  it('links a kubernetes-id to the objects that applied its workloads, not to one applying elsewhere', () => {
+    const { index, fleet } = labFleet();
+    expect(index.entityObjects({ kubernetesId: 'payments-api' }).map(o => o.ref.name)).toEqual(['applies-api']);
+    fleet.close();
+  });
+
+  it('answers a selector again after the fleet changed, not from its cache', () => {
+    const { index, fleet, kustomizations } = labFleet();
+    expect(index.entityObjects({ labelSelector: 'team=payments' }).map(o => o.ref.name)).toEqual([
+      'applies-api',
+      'labelled',
+    ]);
+    kustomizations.upsert(kustomization('late', { labels: { team: 'payments' } }));
+    jest.advanceTimersByTime(1_000);
+    expect(index.entityObjects({ labelSelector: 'team=payments' }).map(o => o.ref.name)).toEqual([
+      'applies-api',
+      'labelled',
+      'late',
+    ]);
+    fleet.close();
+  });
+
+  it('counts the fleet in its summary and finds objects by key, kind and state', () => {
+    const { index, kustomizations, fleet } = labFleet();
+    kustomizations.upsert(
+      kustomization('broken', { ready: { status: 'False', reason: 'BuildFailed', message: 'kustomize build failed' } }),
+    );
+    jest.advanceTimersByTime(1_000);
+    const summary = index.summary();
+    expect(summary).toMatchObject({ clusters: 1, objects: 5, countsByKind: { Kustomization: 5 } });
+    expect(summary.countsByState).toMatchObject({ failed: 1 });
+    expect(index.object('lab/apps/Kustomization/broken')?.state).toMatchObject({
+      state: 'failed',
+      reason: 'BuildFailed',
+    });
+    expect(index.object('lab/apps/Kustomization/none')).toBeUndefined();
+    expect(index.objects({ state: ['failed'] }).items.map(o => o.key)).toEqual(['lab/apps/Kustomization/broken']);
+    expect(index.clusterObjects('lab')).toHaveLength(5);
+    expect(index.clusterObjects('elsewhere')).toEqual([]);
+    expect(index.clusterNames()).toEqual(['lab']);
+    fleet.close();
+  });
+
+  it('leaves out of a page what the read filter refuses, counting only what it lets through', () => {
+    const { index, fleet } = labFleet();
+    const page = index.objects({}, o => o.key.endsWith('/labelled') || o.key.endsWith('/remote'));
+    expect(page.items.map(o => o.ref.name)).toEqual(['labelled', 'remote']);
+    expect(page.totalCount).toBe(2);
+    fleet.close();
+  });
+});

@@ -1,0 +1,200 @@
+import {
+  ClusterHealth,
+  EntityLink,
+  EntityLinkTarget,
+  Finding,
+  FleetObject,
+  FleetObjectDetail,
+  FleetSummary,
+  InstanceSummary,
+  inventoryWorkloads,
+  ObjectQuery,
+  Page,
+  ShardSummary,
+  TenantSummary,
+} from '@flux-fleet/plugin-flux-fleet-common';
+import type {
+  FleetIndexChange,
+  FleetIndexService,
+  IndexedObjectFacts,
+} from '@flux-fleet/plugin-flux-fleet-node';
+import type { IndexedObject } from '../derive/IndexedObject';
+import { PageSelector, textMatcher } from '../derive/objectQuery';
+import type { TenantRule } from '../config/FleetConfig';
+import type { ClusterEntry } from './ClusterEntry';
+import { stalenessOf } from './clusterHealth';
+import type { FleetClusters } from './FleetClusters';
+import { shardsOf, summaryOf, tenantsOf } from './fleetSummaries';
+import { toFleetObject, toFleetObjectDetail } from './fleetObjects';
+import { SelectorScan } from './SelectorScan';
+
+/**
+ * The fleet-wide index of Flux objects, read side: every answer of {@link FleetIndexService} (and the API), from
+ * the views and records of {@link FleetClusters}, in memory. It changes nothing; caches follow the fleet version.
+ */
+export class FleetIndex implements FleetIndexService {
+  private tenantCache?: { version: string; value: TenantSummary[] };
+  private readonly selectors = new SelectorScan();
+
+  constructor(private readonly fleet: FleetClusters, private readonly tenantRules: TenantRule[]) {}
+
+  /** The names of the configured clusters, in configuration order. */
+  clusterNames(): string[] {
+    return this.fleet.clusterNames();
+  }
+
+  ready(): Promise<void> {
+    return this.fleet.ready();
+  }
+
+  clusters(): ClusterHealth[] {
+    return this.fleet.all().map(entry => this.fleet.healthOf(entry));
+  }
+
+  instances(cluster?: string): InstanceSummary[] {
+    return this.entriesFor(cluster).flatMap(entry => entry.view.instances);
+  }
+
+  shards(cluster?: string): ShardSummary[] {
+    return this.entriesFor(cluster).flatMap(shardsOf);
+  }
+
+  tenants(): TenantSummary[] {
+    const version = this.fleet.fleetVersion();
+    if (this.tenantCache?.version === version) return this.tenantCache.value;
+    const value = tenantsOf(this.fleet.all(), this.tenantRules);
+    this.tenantCache = { version, value };
+    return value;
+  }
+
+  summary(): FleetSummary {
+    return summaryOf(
+      this.fleet.all(),
+      entry => this.fleet.healthOf(entry),
+      this.tenants().length,
+      this.fleet.now(),
+    );
+  }
+
+  /** Objects matching a query (docs/api.md); `readable` leaves out those the caller may not read. */
+  objects(query: ObjectQuery, readable?: (o: IndexedObjectFacts) => boolean): Page<FleetObject> {
+    const selector = new PageSelector(query);
+    const matchesText = textMatcher(query.q);
+    for (const { view } of this.entriesFor(query.cluster)) {
+      view.forEachMatch(query, s => {
+        const o = view.object(s)!;
+        if ((!matchesText || matchesText(o)) && (!readable || readable(o))) selector.add(o);
+      });
+    }
+    const page = selector.page();
+    return {
+      items: page.items.map(o => this.toApi(o)),
+      totalCount: page.totalCount,
+      ...(page.nextCursor && { nextCursor: page.nextCursor }),
+    };
+  }
+
+  clusterObjects(cluster: string): FleetObject[] {
+    const entry = this.fleet.find(cluster);
+    if (!entry) return [];
+    const staleness = stalenessOf(entry);
+    const { view } = entry;
+    return [...view.slots()]
+      .map(s => view.object(s)!)
+      .sort(byKey)
+      .map(o => toFleetObject(o, entry.store, staleness));
+  }
+
+  object(key: string): FleetObject | undefined {
+    const found = this.find(key);
+    return found && toFleetObject(found.object, found.entry.store, stalenessOf(found.entry));
+  }
+
+  objectDetail(key: string): FleetObjectDetail | undefined {
+    const found = this.find(key);
+    return (
+      found &&
+      toFleetObjectDetail(found.object, found.entry.store, found.entry.view, stalenessOf(found.entry))
+    );
+  }
+
+  findings(filter: { cluster?: string; type?: string[] } = {}): Finding[] {
+    const types = filter.type?.length ? new Set<string>(filter.type) : undefined;
+    return this.entriesFor(filter.cluster ? [filter.cluster] : undefined).flatMap(({ view }) =>
+      types ? view.findings.filter(f => types.has(f.type)) : view.findings,
+    );
+  }
+
+  entityObjects(link: EntityLink): FleetObject[] {
+    const found = new Map<string, IndexedObject>();
+    if (link.kubernetesId !== undefined) {
+      const service = link.kubernetesId;
+      for (const { view } of this.fleet.all()) {
+        view.forEachOfService(service, s => {
+          const o = view.object(s)!;
+          found.set(o.key, o);
+        });
+      }
+    }
+    if (link.labelSelector !== undefined && link.labelSelector.trim() !== '') {
+      const keys = this.selectors.matches(link.labelSelector, this.fleet.all(), this.fleet.fleetVersion());
+      for (const key of keys) {
+        if (found.has(key)) continue;
+        const o = this.find(key)?.object;
+        if (o) found.set(key, o);
+      }
+    }
+    return [...found.values()].sort(byKey).map(o => this.toApi(o));
+  }
+
+  subscribe(listener: (changes: FleetIndexChange[]) => void): () => void {
+    return this.fleet.subscribe(listener);
+  }
+
+  /** What an entity link reads of an object, by key; undefined when the object is gone. */
+  linkTarget(key: string): EntityLinkTarget | undefined {
+    const found = this.find(key);
+    if (!found) return undefined;
+    const record = found.object.record;
+    return {
+      labels: record.labels,
+      service: found.object.service,
+      workloadLabels: inventoryWorkloads(record, found.entry.store.workloads).map(w => w.labels),
+    };
+  }
+
+  /** Bumped on every change of any cluster: equal versions mean equal answers. */
+  fleetVersion(): string {
+    return this.fleet.fleetVersion();
+  }
+
+  /** The version of one cluster's view (changes whenever its objects or derived answers change). */
+  clusterVersion(cluster: string): number {
+    return this.fleet.clusterVersion(cluster);
+  }
+
+  private entriesFor(clusters?: string | string[]): ClusterEntry[] {
+    if (clusters === undefined || clusters.length === 0) return this.fleet.all();
+    const names = Array.isArray(clusters) ? clusters : [clusters];
+    return names
+      .map(name => this.fleet.find(name))
+      .filter((e): e is ClusterEntry => e !== undefined);
+  }
+
+  private find(key: string): { entry: ClusterEntry; object: IndexedObject } | undefined {
+    const slash = key.indexOf('/');
+    const entry = slash > 0 ? this.fleet.find(key.slice(0, slash)) : undefined;
+    const object = entry?.view.get(key);
+    return entry && object ? { entry, object } : undefined;
+  }
+
+  private toApi(o: IndexedObject): FleetObject {
+    const entry = this.fleet.find(o.cluster)!;
+    return toFleetObject(o, entry.store, stalenessOf(entry));
+  }
+}
+
+function byKey(a: IndexedObject, b: IndexedObject): number {
+  if (a.key === b.key) return 0;
+  return a.key < b.key ? -1 : 1;
+}

@@ -1,0 +1,93 @@
+import { mockServices } from '@backstage/backend-test-utils';
+import { ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
+import { deployment, DEPLOYMENTS, KUSTOMIZATIONS, kustomization } from '../__testUtils__/fluxFixtures';
+import { ClusterStore } from './ClusterStore';
+
+function storeOf() {
+  const logger = mockServices.logger.mock();
+  const changes: number[] = [];
+  const store = new ClusterStore('lab', new ValuePool(), logger, 3, () => changes.push(changes.length));
+  return { store, logger, changes };
+}
+
+const KEY = 'lab/apps/Kustomization/payments';
+
+describe('ClusterStore', () => {
+  it('classifies what changed: a new object is structural, a new Ready condition is status only', () => {
+    const { store, changes } = storeOf();
+    const sink = store.flux(KUSTOMIZATIONS);
+    sink.upsert(kustomization('payments'));
+    expect(store.peekChanges().structural).toBe(true);
+    expect(store.commit().changedKeys).toEqual(new Set([KEY]));
+    sink.upsert(kustomization('payments', { ready: { status: 'False', reason: 'BuildFailed', message: 'x' } }));
+    const status = store.commit();
+    expect(status.structural).toBe(false);
+    expect(status.statusKeys).toEqual(new Set([KEY]));
+    // the same object again changes nothing, and tells no one
+    const before = changes.length;
+    sink.upsert(kustomization('payments', { ready: { status: 'False', reason: 'BuildFailed', message: 'x' } }));
+    expect(changes.length).toBe(before);
+    expect(store.commit().changedKeys.size).toBe(0);
+  });
+
+  it('serves a changed record only once it is committed', () => {
+    const { store } = storeOf();
+    const sink = store.flux(KUSTOMIZATIONS);
+    sink.upsert(kustomization('payments'));
+    store.commit();
+    const slot = store.objects.slotOf(KEY)!;
+    sink.upsert(kustomization('payments', { ready: { status: 'False', reason: 'BuildFailed', message: 'x' } }));
+    // the derived view reads the committed record: still the Ready one
+    expect(store.objects.readyMessageAt(slot)).toBe('Applied');
+    expect(store.objects.get(KEY)?.ready?.status).toBe('False');
+    store.commit();
+    expect(store.objects.readyMessageAt(slot)).toBe('x');
+  });
+
+  it('keeps a deleted object’s slot until the view no longer holds it, then gives it to a new object', () => {
+    const { store } = storeOf();
+    const sink = store.flux(KUSTOMIZATIONS);
+    sink.upsert(kustomization('payments'));
+    store.commit();
+    const slot = store.objects.slotOf(KEY)!;
+    sink.remove(kustomization('payments'));
+    expect(store.commit()).toMatchObject({ structural: true, changedKeys: new Set([KEY]) });
+    store.release(s => s === slot);
+    sink.upsert(kustomization('search'));
+    expect(store.objects.slotOf('lab/apps/Kustomization/search')).not.toBe(slot);
+    store.release(() => false);
+    sink.upsert(kustomization('orders'));
+    expect(store.objects.slotOf('lab/apps/Kustomization/orders')).toBe(slot);
+  });
+
+  it('drops the objects a new list no longer has', () => {
+    const { store } = storeOf();
+    const sink = store.flux(KUSTOMIZATIONS);
+    sink.listStarted();
+    sink.upsert(kustomization('payments'));
+    sink.upsert(kustomization('search'));
+    sink.listFinished();
+    sink.listStarted();
+    sink.upsert(kustomization('search'));
+    sink.listFinished();
+    expect(store.objects.has(KEY)).toBe(false);
+    expect(store.objects.has('lab/apps/Kustomization/search')).toBe(true);
+  });
+
+  it('skips a malformed object with a message naming it, and keeps the others', () => {
+    const { store, logger } = storeOf();
+    const sink = store.flux(KUSTOMIZATIONS);
+    sink.upsert({ kind: 'Kustomization', metadata: { namespace: 'apps' } });
+    sink.upsert(kustomization('payments'));
+    expect(store.objects.size).toBe(1);
+    expect([...store.malformed.keys()]).toEqual(['Kustomization apps/?']);
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('Flux Fleet skips an object it cannot read'));
+  });
+
+  it('counts a labelled workload as a structural change (it decides services)', () => {
+    const { store } = storeOf();
+    store.supporting('workloads', DEPLOYMENTS).upsert(deployment('api', { 'backstage.io/kubernetes-id': 'api' }));
+    expect(store.commit().structural).toBe(true);
+    expect([...store.workloads.keys()]).toHaveLength(1);
+  });
+});

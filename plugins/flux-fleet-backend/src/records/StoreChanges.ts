@@ -1,0 +1,21 @@
+/** What changed in a cluster's store since the last commit. */
+export interface StoreChanges {
+  /** Objects added or removed, or changed other than in status; or controllers, namespaces, workloads changed. */
+  structural: boolean;
+  /** Objects whose status changed (their state must be re-derived). */
+  statusKeys: Set<string>;
+  /** Objects added, changed or removed (every kind of change), for signals. */
+  changedKeys: Set<string>;
+  /** Objects with new events only. */
+  eventKeys: Set<string>;
+}
+
+/** No changes. */
+export function emptyChanges(): StoreChanges {
+  return {
+    structural: false,
+    statusKeys: new Set(),
+    changedKeys: new Set(),
+    eventKeys: new Set(),
+  };
+}

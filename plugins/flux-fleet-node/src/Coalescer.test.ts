@@ -1,0 +1,117 @@
+import { Coalescer } from './Coalescer';
+
+describe('Coalescer', () => {
+  beforeEach(() => jest.useFakeTimers({ now: 0 }));
+  afterEach(() => jest.useRealTimers());
+
+  /** A coalescer whose flushes are recorded with the (fake) time they ran at. */
+  function recording(options: ConstructorParameters<typeof Coalescer>[0]) {
+    const flushes: number[] = [];
+    const coalescer = new Coalescer(options, () => flushes.push(Date.now()));
+    return { coalescer, flushes };
+  }
+
+  it('flushes a burst once, after its changes pause', () => {
+    const { coalescer, flushes } = recording({ quietMs: 100, maxWaitMs: 1000 });
+    coalescer.touch();
+    jest.advanceTimersByTime(60);
+    coalescer.touch();
+    jest.advanceTimersByTime(60);
+    coalescer.touch();
+    expect(flushes).toEqual([]);
+    jest.advanceTimersByTime(99);
+    expect(flushes).toEqual([]);
+    jest.advanceTimersByTime(1);
+    expect(flushes).toEqual([220]);
+    jest.advanceTimersByTime(5000);
+    expect(flushes).toEqual([220]);
+  });
+
+  it('flushes a steady stream of changes at the latest maxWaitMs after the first', () => {
+    const { coalescer, flushes } = recording({ quietMs: 100, maxWaitMs: 500 });
+    for (let t = 0; t < 1200; t += 50) {
+      coalescer.touch();
+      jest.advanceTimersByTime(50);
+    }
+    // the stream never paused for 100 ms: flushed 500 ms after its first change, then 500 ms after the next one
+    expect(flushes).toEqual([500, 1000]);
+    expect(coalescer.pendingSince).toBe(1000);
+  });
+
+  it('as a throttle, flushes the first change at once and gathers the rest until the window ends', () => {
+    const { coalescer, flushes } = recording({ maxWaitMs: 200, leading: true });
+    coalescer.touch();
+    expect(flushes).toEqual([0]);
+    jest.advanceTimersByTime(50);
+    coalescer.touch();
+    coalescer.touch();
+    jest.advanceTimersByTime(149);
+    expect(flushes).toEqual([0]);
+    jest.advanceTimersByTime(1);
+    expect(flushes).toEqual([0, 200]);
+    jest.advanceTimersByTime(300);
+    coalescer.touch();
+    expect(flushes).toEqual([0, 200, 500]);
+  });
+
+  it('waits while the hold asks it to, then flushes', () => {
+    let holding = true;
+    const { coalescer, flushes } = recording({
+      quietMs: 10,
+      maxWaitMs: 50,
+      hold: waited => (holding && waited < 1000 ? 1000 - waited : 0),
+    });
+    coalescer.touch();
+    jest.advanceTimersByTime(600);
+    expect(flushes).toEqual([]);
+    holding = false;
+    jest.advanceTimersByTime(400);
+    expect(flushes).toEqual([1000]);
+  });
+
+  it('counts a noted change towards the pause, without scheduling a flush for it', () => {
+    const { coalescer, flushes } = recording({ quietMs: 100, maxWaitMs: 1000 });
+    coalescer.noteChange();
+    jest.advanceTimersByTime(1000);
+    expect(flushes).toEqual([]);
+    coalescer.noteChange();
+    jest.advanceTimersByTime(40);
+    coalescer.request();
+    jest.advanceTimersByTime(59);
+    expect(flushes).toEqual([]);
+    jest.advanceTimersByTime(1);
+    expect(flushes).toEqual([1100]);
+  });
+
+  it('flushes at once when asked, and after close ignores every change', () => {
+    const { coalescer, flushes } = recording({ quietMs: 100, maxWaitMs: 1000 });
+    coalescer.touch();
+    coalescer.flushNow();
+    expect(flushes).toEqual([0]);
+    expect(coalescer.pending).toBe(false);
+    coalescer.touch();
+    coalescer.close();
+    coalescer.touch();
+    jest.advanceTimersByTime(5000);
+    expect(flushes).toEqual([0]);
+  });
+
+  it('a request flushes at once after a pause, and waits for quiet during a burst', () => {
+    const { coalescer, flushes } = recording({ quietMs: 100, maxWaitMs: 1000 });
+    jest.advanceTimersByTime(500);
+    coalescer.request();
+    jest.advanceTimersByTime(0);
+    expect(flushes).toEqual([500]);
+    coalescer.touch();
+    jest.advanceTimersByTime(20);
+    coalescer.flushNow();
+    coalescer.touch();
+    coalescer.cancel();
+    coalescer.request();
+    jest.advanceTimersByTime(0);
+    // the last change was at 520: quiet from 620 on
+    expect(flushes).toEqual([500, 520]);
+    jest.advanceTimersByTime(100);
+    expect(flushes).toEqual([500, 520, 620]);
+  });
+});
