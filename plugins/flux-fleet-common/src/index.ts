@@ -30,3 +30,8 @@ export * from './entityNames';
 export * from './fluxCli';
 export * from './revisionLink';
 export * from './capacity/measurement';
+export * from './capacity/thresholds';
+export * from './capacity/format';
+export * from './capacity/workload';
+export * from './capacity/cleanMeasurement';
+export * from './capacity/assess';
