@@ -115,6 +115,9 @@ export interface ControllerCapacity {
   headroomText?: string;
   /** What was wrong with its measurement (missing series, odd values), each a sentence. */
   problems: string[];
+  /** When metrics were read: the end of their window and its length in seconds. */
+  measuredAt?: string;
+  windowSeconds?: number;
 }
 
 /** What to do about an instance, cheapest first (rules §12). */

@@ -35,3 +35,5 @@ export * from './capacity/format';
 export * from './capacity/workload';
 export * from './capacity/cleanMeasurement';
 export * from './capacity/assess';
+export * from './capacity/advice';
+export * from './capacity/instance';

@@ -167,6 +167,12 @@ export function assessController(
     reasons,
     problems,
   };
+  if (measurement && source === 'metrics') {
+    result.measuredAt = measurement.measuredAt;
+    if (Number.isFinite(measurement.windowSeconds)) {
+      result.windowSeconds = measurement.windowSeconds;
+    }
+  }
   if (source === 'estimate') {
     result.estimateReason = measurement
       ? `the metrics of ${

@@ -73,3 +73,9 @@ export function formatMix(
   if (kinds.length === 1) return formatKindCount(objectCount, kinds[0]);
   return objectCount === 1 ? '1 object' : `${formatCount(objectCount)} objects`;
 }
+
+/** CPU cores as they read: "1 core", "2.5 cores". */
+export function formatCores(cores: number): string {
+  const text = trim(cores);
+  return text === '1' ? '1 core' : `${text} cores`;
+}
