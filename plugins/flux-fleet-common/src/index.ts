@@ -43,3 +43,4 @@ export * from './capacity/oversize';
 export * from './capacity/shardControllers';
 export * from './capacity/planOutput';
 export * from './capacity/shardingPlan';
+export * from './capacity/cluster';
