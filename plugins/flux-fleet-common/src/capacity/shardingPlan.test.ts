@@ -197,3 +197,62 @@ describe('planSharding', () => {
     expect(images).toMatchObject({ from: 'main', to: 'main', moved: false });
   });
 });
+
+describe('planSharding at its limits', () => {
+  it('stops at 32 shards and says what else it takes', () => {
+    const objects = Array.from({ length: 200 }, (_, i) =>
+      team(`team-${i}`, 10),
+    ).flat();
+    const p = plan({ objects });
+    // 2,000 Kustomizations × 0.1 = 200 busy workers: 33 targets of 4 workers hold 92 under 70 %.
+    expect(p.shards).toHaveLength(33);
+    expect(p.summary).toMatch(
+      /^Shard into main, shard1, shard2, …, shard32 \(33 in all\): move /,
+    );
+    expect(p.notes[p.notes.length - 1]).toMatch(
+      /^Even 32 shards leave \S+ 1\d\d % busy: raise --concurrent of the shards' controllers too/,
+    );
+  });
+});
+
+describe('planSharding sources', () => {
+  it('says metrics when every controller its objects load was measured', () => {
+    const objects = team('team-a', 12);
+    const capacityOf = (
+      name: string,
+      kind: 'Kustomization' | 'GitRepository',
+      n: number,
+      busy: number,
+    ) =>
+      assessController({
+        controller: BOOTSTRAP.find(c => c.name === name)!,
+        objects: sameObjects(
+          n,
+          kind,
+          '1m',
+          kind === 'Kustomization' ? 6000 : 2000,
+        ),
+        measurement: measurementOf(
+          name,
+          BOOTSTRAP.find(c => c.name === name)!.component,
+          {
+            activeWorkers: busy,
+          },
+        ),
+      });
+    const p = plan({
+      objects,
+      capacities: [
+        capacityOf('kustomize-controller', 'Kustomization', 12, 2.4),
+        capacityOf('source-controller', 'GitRepository', 1, 0.05),
+      ],
+    });
+    expect(p.source).toBe('metrics');
+    expect(p.estimateReason).toBeUndefined();
+    // Measured 2.4 busy workers where the estimate says 1.2: 60 % of 4, still no shard needed.
+    expect(p.shards[0].utilisation).toBeCloseTo(0.6);
+    expect(p.summary).toBe(
+      'No sharding needed: main would be 60 % busy at its busiest controller.',
+    );
+  });
+});

@@ -302,6 +302,18 @@ export function planSharding(input: ShardingPlanInput): ShardingPlan {
   }
   const oversized = shardGroups.filter(g => g.oversize);
   for (const g of oversized) plan.notes.push(`${g.name}: ${g.oversize}`);
+  if (!fits(placement, targets)) {
+    const busiest = [...shards].sort(
+      (a, b) => b.utilisation - a.utilisation,
+    )[0];
+    plan.notes.push(
+      `Even ${formatCount(shards.length - 1)} shards leave ${
+        busiest.name
+      } ${formatPercent(
+        busiest.utilisation,
+      )} busy: raise --concurrent of the shards' controllers too (the plan gives new shards the main controllers' --concurrent).`,
+    );
+  }
   return plan;
 }
 
@@ -329,11 +341,20 @@ function summaryOf(
   const objects = groups
     .filter(g => g.moved)
     .reduce((s, g) => s + g.objects.length, 0);
-  return `Shard into ${shards.map(s => s.name).join(', ')}: move ${formatCount(
-    moved,
-  )} of ${formatCount(groups.length)} groups (${formatCount(
-    objects,
-  )} objects, ${formatCount(labels)} labels to change); the busiest shard, ${
+  const names =
+    shards.length <= 5
+      ? shards.map(s => s.name).join(', ')
+      : `${shards
+          .slice(0, 3)
+          .map(s => s.name)
+          .join(', ')}, …, ${shards[shards.length - 1].name} (${
+          shards.length
+        } in all)`;
+  return `Shard into ${names}: move ${formatCount(moved)} of ${formatCount(
+    groups.length,
+  )} groups (${formatCount(objects)} objects, ${formatCount(
+    labels,
+  )} labels to change); the busiest shard, ${
     busiest.name
   }, would be ${formatPercent(busiest.utilisation)} busy${how}${tail}.`;
 }
