@@ -274,3 +274,5 @@ export interface ObjectQuery {
   limit?: number;
   cursor?: string;
 }
+
+export * from './capacityApi';
