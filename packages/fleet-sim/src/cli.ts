@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { startFleetSim } from './fleetSim';
 import type { FleetSimOptions } from './options';
-import { parseFaultFlag, type Faults } from './sim/faults';
+import { parseFaultFlag, type FaultChange } from './sim/faults';
 
 const USAGE = `Usage: fleet-sim [options]
 
@@ -41,11 +41,11 @@ export function parseArgs(argv: string[]): {
   options: FleetSimOptions;
   kubeconfig?: string;
   truth?: string;
-  faults: Array<{ cluster: string; faults: Partial<Faults> }>;
+  faults: Array<{ cluster: string; faults: FaultChange }>;
   help: boolean;
 } {
   const options: FleetSimOptions = { churnPerSecond: 1 };
-  const faults: Array<{ cluster: string; faults: Partial<Faults> }> = [];
+  const faults: Array<{ cluster: string; faults: FaultChange }> = [];
   let kubeconfig: string | undefined;
   let truth: string | undefined;
   let help = false;

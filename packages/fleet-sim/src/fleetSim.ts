@@ -23,7 +23,7 @@ import {
 import { Random } from './random';
 import { ClusterServer } from './server/clusterServer';
 import { ClusterChurn } from './sim/churn';
-import { NO_FAULTS, validateFaults, type Faults } from './sim/faults';
+import { NO_FAULTS, validateFaults, type FaultChange } from './sim/faults';
 import { SimulatedCluster } from './sim/simulatedCluster';
 import { generateTls } from './tls/certificates';
 import { fleetTruth, type GroundTruth } from './truth/groundTruth';
@@ -47,7 +47,7 @@ export interface FleetSim {
   /** The ground truth now (reflects churn and API writes). */
   truth(): GroundTruth;
   /** Switches faults of a cluster; resolves when they are in effect (a `down` listener is closed). */
-  setFault(cluster: string, fault: Partial<Faults>): Promise<void>;
+  setFault(cluster: string, fault: FaultChange): Promise<void>;
   writeKubeconfig(file: string): void;
   /** The admin HTTP API of this process (faults, truth). */
   adminUrl: string;
@@ -58,7 +58,11 @@ export interface FleetSim {
 /** Generates the clusters of a fleet (no servers). Exported for benchmarks and tests. */
 export function generateFleet(options: ResolvedOptions): GeneratedCluster[] {
   const names = clusterNames(options.clusters);
-  const common = { epoch: options.epoch, watchWindow: options.watchWindow };
+  const common = {
+    epoch: options.epoch,
+    watchWindow: options.watchWindow,
+    seed: options.seed,
+  };
   if (options.empty)
     return names.map(name => generateEmptyCluster(name, common));
   const random = new Random(options.seed);
@@ -137,7 +141,7 @@ export async function startFleetSim(
 
   const setFault = async (
     cluster: string,
-    fault: Partial<Faults>,
+    fault: FaultChange,
   ): Promise<void> => {
     const server = byName.get(cluster);
     if (!server) {
