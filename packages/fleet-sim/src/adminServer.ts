@@ -1,6 +1,6 @@
 /**
  * The small admin HTTP API of a simulated fleet: `GET /truth`, `GET /clusters` (each with its faults, object counts
- * and the requests it received), `POST /clusters/:name/faults` (a JSON body of `FaultChange`).
+ * and the requests it received), `GET /targets` (the controller pods' local scrape targets), `POST /clusters/:name/faults` (a JSON body of `FaultChange`).
  */
 import {
   createServer,
@@ -15,6 +15,8 @@ import { validateFaults, type FaultChange } from './sim/faults';
 /** What the admin API serves. */
 export interface AdminBackend {
   truth(): unknown;
+  /** The controller pods' local scrape targets (Prometheus `file_sd` groups). */
+  targets(): unknown[];
   clusters(): unknown[];
   hasCluster(name: string): boolean;
   setFault(cluster: string, faults: FaultChange): Promise<void>;
@@ -38,6 +40,8 @@ async function handle(
     return sendJson(res, 200, backend.truth());
   if (req.method === 'GET' && path === '/clusters')
     return sendJson(res, 200, { items: backend.clusters() });
+  if (req.method === 'GET' && path === '/targets')
+    return sendJson(res, 200, backend.targets());
   if (req.method === 'GET' && path === '/healthz')
     return sendJson(res, 200, { ok: true });
   const m = /^\/clusters\/([^/]+)\/faults$/.exec(path);
@@ -65,7 +69,7 @@ async function handle(
   return fail(
     res,
     404,
-    `unknown route ${req.method} ${path}; try GET /truth, GET /clusters, POST /clusters/:name/faults`,
+    `unknown route ${req.method} ${path}; try GET /truth, GET /clusters, GET /targets, POST /clusters/:name/faults`,
   );
 }
 

@@ -3,6 +3,7 @@
  * with churn, faults, a kubeconfig and the ground truth.
  */
 import { startAdminServer } from './adminServer';
+import { ScrapeTargets, type TargetGroup } from './capacity/scrapeTargets';
 import {
   generateCluster,
   generateEmptyCluster,
@@ -51,6 +52,8 @@ export interface FleetSim {
   writeKubeconfig(file: string): void;
   /** The admin HTTP API of this process (faults, truth). */
   adminUrl: string;
+  /** The controller pods' local scrape targets (`file_sd` groups); empty unless scrape ports are served. */
+  scrapeTargets(): TargetGroup[];
   /** Stops every listener and timer. */
   close(): Promise<void>;
 }
@@ -135,6 +138,7 @@ export async function startFleetSim(
         records: s.cluster.records,
         malformed: s.cluster.malformed,
         controllers: s.cluster.controlPlane.all(),
+        loads: s.cluster.metrics.loads(),
       })),
       Date.now(),
     );
@@ -171,9 +175,16 @@ export async function startFleetSim(
     churnTimer.unref();
   }
 
+  const scrape = options.scrapePorts
+    ? new ScrapeTargets(clusters, options.host, options.prometheusTargets)
+    : undefined;
+  await scrape?.start();
+  const scrapeTargets = () => scrape?.groups() ?? [];
+
   const admin = await startAdminServer(
     {
       truth,
+      targets: scrapeTargets,
       clusters: () =>
         servers.map(s => ({
           name: s.cluster.name,
@@ -199,10 +210,12 @@ export async function startFleetSim(
     setFault,
     writeKubeconfig: file => writeKubeconfigFile(file, simClusters),
     adminUrl: admin.url,
+    scrapeTargets,
     close: async () => {
       if (closed) return;
       closed = true;
       if (churnTimer) clearInterval(churnTimer);
+      await scrape?.close();
       for (const cluster of clusters) cluster.close();
       await Promise.all(servers.map(s => s.stop()));
       await admin.close();

@@ -18,6 +18,7 @@ import {
   operatorDeployment,
 } from './installObjects';
 import type { FluxObjectRecord } from './model';
+import { shapeDemoLoad } from '../capacity/demoLoad';
 import { ControllerPods } from '../sim/controllerPods';
 import { platformObjects } from './platformObjects';
 import { planServices } from './servicePlans';
@@ -185,6 +186,7 @@ export function generateCluster(
       services.filter(s => s.team === team),
     );
   }
+  shapeDemoLoad(plan, ctx.b.records.values());
   emitEvents(ctx);
   ctx.b.store.markLoaded();
   return {
