@@ -1,22 +1,22 @@
 /**
  * The simulated controllers' metrics as a user reads them: pods and the pod proxy with the real kubectl
  * (`KUBECTL`, default /usr/bin/kubectl; over TLS so that the admin and read-only users differ), the local scrape
- * ports with their faults, and a real Prometheus (Debian's `/usr/bin/prometheus`, required when
- * `FLUX_FLEET_REQUIRE_PROMETHEUS=1`) scraping the targets file.
+ * ports with their faults (capacityPrometheus.test.ts: a real Prometheus scraping them).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  parseExposition,
+  value,
+  type Sample,
+} from './__testUtils__/exposition';
 import { eventually } from './__testUtils__/fleetClients';
 import { startFleetSim, type FleetSim } from './fleetSim';
 
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
-const PROMETHEUS = process.env.PROMETHEUS_BIN ?? '/usr/bin/prometheus';
 const hasKubectl = existsSync(KUBECTL);
-const requirePrometheus = process.env.FLUX_FLEET_REQUIRE_PROMETHEUS === '1';
-const hasPrometheus = existsSync(PROMETHEUS) || requirePrometheus;
 
 const FAMILIES = [
   'controller_runtime_reconcile_total',
@@ -41,46 +41,6 @@ const FAMILIES = [
   'gotk_reconcile_duration_seconds_sum',
   'gotk_reconcile_duration_seconds_count',
 ];
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** A strict reader of the text format: every non-comment line must be a sample. */
-function parseExposition(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m) throw new Error(`not a sample: ${line.slice(0, 120)}`);
-    const labels: Record<string, string> = {};
-    for (const pair of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g))
-      labels[pair[1]] = pair[2];
-    const raw = m[3];
-    const value =
-      raw === '+Inf' ? Infinity : raw === '-Inf' ? -Infinity : Number(raw);
-    if (Number.isNaN(value) && raw !== 'NaN')
-      throw new Error(`not a value: ${line}`);
-    samples.push({ name: m[1], labels, value });
-  }
-  return samples;
-}
-
-function value(
-  samples: Sample[],
-  name: string,
-  labels: Record<string, string> = {},
-): number {
-  return samples
-    .filter(
-      s =>
-        s.name === name &&
-        Object.entries(labels).every(([k, v]) => s.labels[k] === v),
-    )
-    .reduce((sum, s) => sum + s.value, 0);
-}
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
@@ -377,74 +337,76 @@ jest.setTimeout(120_000);
       );
     });
 
-    (hasPrometheus ? describe : describe.skip)(
-      hasPrometheus
-        ? 'with a real Prometheus'
-        : `with a real Prometheus (skipped: no ${PROMETHEUS}; apt-get install prometheus, or FLUX_FLEET_REQUIRE_PROMETHEUS=1 to fail instead)`,
-      () => {
-        let prometheus: ChildProcess | undefined;
-        let url: string;
-
-        beforeAll(async () => {
-          const port = await new Promise<number>(resolve => {
-            const probe = createServer().listen(0, '127.0.0.1', () => {
-              const address = probe.address() as { port: number };
-              probe.close(() => resolve(address.port));
-            });
-          });
-          url = `http://127.0.0.1:${port}`;
-          writeFileSync(
-            join(home, 'prometheus.yml'),
-            `global:\n  scrape_interval: 1s\n  scrape_timeout: 900ms\nscrape_configs:\n  - job_name: flux-controllers\n    file_sd_configs:\n      - files: ['${join(
-              home,
-              'targets.json',
-            )}']\n        refresh_interval: 1s\n`,
-          );
-          prometheus = spawn(
-            PROMETHEUS,
-            [
-              `--config.file=${join(home, 'prometheus.yml')}`,
-              `--storage.tsdb.path=${join(home, 'prometheus-data')}`,
-              `--web.listen-address=127.0.0.1:${port}`,
-            ],
-            { stdio: 'ignore' },
-          );
-          await eventually(async () => {
-            expect((await fetch(`${url}/-/ready`)).status).toBe(200);
-            return true;
-          }, 30_000);
-        });
-        afterAll(() => {
-          prometheus?.kill('SIGTERM');
-        });
-
-        it('scrapes every demo controller from the targets file and answers rate(controller_runtime_reconcile_total[1m])', async () => {
-          const controllers = sim
-            .truth()
-            .controllers.filter(c => c.replicas > 0);
-          await eventually(async () => {
-            const answer = await (
-              await fetch(
-                `${url}/api/v1/query?query=${encodeURIComponent(
-                  'sum by (cluster, namespace, deployment) (rate(controller_runtime_reconcile_total[1m]))',
-                )}`,
-              )
-            ).json();
-            const seen = new Set(
-              answer.data.result.map(
-                (r: any) =>
-                  `${r.metric.cluster}/${r.metric.namespace}/${r.metric.deployment}`,
-              ),
-            );
-            expect(
-              controllers
-                .map(c => `${c.cluster}/${c.namespace}/${c.deployment}`)
-                .filter(k => !seen.has(k)),
-            ).toEqual([]);
-            return true;
-          }, 40_000);
-        });
-      },
-    );
+    it('moves load to a new shard applied with kubectl: labels plus the shard controller', async () => {
+      const before = truthOf('helm-controller');
+      const { stdout } = await kubectl([
+        'get',
+        'deployment',
+        '-n',
+        'flux-system',
+        'helm-controller',
+        '-o',
+        'json',
+      ]);
+      const shard = JSON.parse(stdout);
+      const name = 'helm-controller-shard9';
+      shard.metadata = {
+        name,
+        namespace: 'flux-system',
+        labels: shard.metadata.labels,
+        annotations: { 'sharding.fluxcd.io/role': 'shard' },
+      };
+      delete shard.status;
+      shard.spec.selector.matchLabels = { app: name };
+      shard.spec.template.metadata.labels = { app: name };
+      const container = shard.spec.template.spec.containers[0];
+      container.args = [
+        ...container.args.filter(
+          (a: string) => !a.startsWith('--watch-label-selector'),
+        ),
+        '--watch-label-selector=sharding.fluxcd.io/key=shard9',
+      ];
+      writeFileSync(join(home, 'shard9.json'), JSON.stringify(shard));
+      const applied = await kubectl(['apply', '-f', join(home, 'shard9.json')]);
+      expect(applied.stderr).toBe('');
+      // The HelmReleases of one team namespace move to the new shard.
+      const moved = sim
+        .truth()
+        .objects.filter(
+          o =>
+            o.cluster === cluster &&
+            o.kind === 'HelmRelease' &&
+            o.instance === 'flux-system' &&
+            o.shard === 'main',
+        );
+      const namespace = moved[0].namespace;
+      const count = moved.filter(o => o.namespace === namespace).length;
+      const labelled = await kubectl([
+        'label',
+        'helmreleases',
+        '-n',
+        namespace,
+        '--all',
+        'sharding.fluxcd.io/key=shard9',
+      ]);
+      expect(labelled.code).toBe(0);
+      const after = truthOf('helm-controller');
+      const added = truthOf(name);
+      expect(after.objectCount).toBe(before.objectCount - count);
+      expect(added.objectCount).toBe(count);
+      expect(after.utilisation).toBeLessThan(before.utilisation);
+      // The shard's pod serves its objects' series at once.
+      const samples = await scrape(await podOf(name));
+      expect(
+        samples.filter(
+          s =>
+            s.name === 'gotk_reconcile_duration_seconds_count' &&
+            s.labels.namespace === namespace,
+        ),
+      ).toHaveLength(count);
+      expect(
+        value(samples, 'controller_runtime_active_workers'),
+      ).toBeGreaterThan(0);
+    });
   },
 );
