@@ -159,7 +159,7 @@ export class ClusterMetrics {
     }
     res.writeHead(200, { 'Content-Type': EXPOSITION_CONTENT_TYPE });
     res.end(
-      renderMetrics(pod, metrics, {
+      renderMetrics(metrics, {
         nonFinite: fault === 'nan',
         missing: fault === 'missing',
       }),

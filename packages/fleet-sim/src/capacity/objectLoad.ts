@@ -4,7 +4,6 @@
  * is deterministic from the object's identity (so a fleet is the same every run); the generator then scales
  * whole controllers to the demo's load (demoLoad.ts).
  */
-import { createHash } from 'node:crypto';
 
 /** What an object costs its controller. */
 export interface ObjectLoad {
@@ -57,17 +56,20 @@ export function parseGoDuration(text: unknown): number | undefined {
   return total;
 }
 
-/** A spread in [0.5, 1.5) that is the same for the same object in the same cluster. */
+/** A spread in [0.5, 1.5) that is the same for the same object in the same cluster (FNV-1a of its identity). */
 export function spreadOf(
   cluster: string,
   kind: string,
   namespace: string,
   name: string,
 ): number {
-  const bytes = createHash('sha256')
-    .update(`${cluster}\u0000${kind}\u0000${namespace}\u0000${name}`)
-    .digest();
-  return 0.5 + bytes.readUInt32BE(0) / 2 ** 32;
+  const text = `${cluster}\u0000${kind}\u0000${namespace}\u0000${name}`;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return 0.5 + (hash >>> 0) / 2 ** 32;
 }
 
 /** Whether a kind is reconciled on an interval by a Flux controller (static and operator kinds are not). */

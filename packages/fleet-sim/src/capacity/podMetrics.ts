@@ -78,6 +78,8 @@ export class QueueState {
   load!: QueueLoad;
   private reconcileShares: number[] = [];
   private workShares: number[] = [];
+  /** The per-object counters of `load.objects`, in the same order. */
+  private counts: ObjectCounts[] = [];
 
   constructor(readonly controller: string) {}
 
@@ -85,24 +87,24 @@ export class QueueState {
     this.load = load;
     this.reconcileShares = serviceShares(load, RECONCILE_BUCKETS);
     this.workShares = serviceShares(load, WORKQUEUE_BUCKETS);
-    const present = new Set<string>();
-    for (const o of load.objects) {
+    // Series of objects the controller no longer owns stay, as in a real process (until it restarts).
+    this.counts = load.objects.map(o => {
       const key = `${o.namespace}/${o.kind}/${o.name}`;
-      present.add(key);
-      const known = this.perObject.get(key);
-      if (known) known.reconcileSeconds = o.reconcileSeconds;
-      else
-        this.perObject.set(key, {
+      let counts = this.perObject.get(key);
+      if (!counts) {
+        counts = {
           kind: o.kind,
           namespace: o.namespace,
           name: o.name,
           reconcileSeconds: o.reconcileSeconds,
           count: 0,
           sum: 0,
-        });
-    }
-    // Series of objects the controller no longer owns stay, as in a real process (until it restarts).
-    void present;
+        };
+        this.perObject.set(key, counts);
+      }
+      counts.reconcileSeconds = o.reconcileSeconds;
+      return counts;
+    });
   }
 
   /** Integrates `dt` seconds with the current load. */
@@ -152,12 +154,11 @@ export class QueueState {
     this.reconcileTime.observe(done, done * service, this.reconcileShares);
     this.workDuration.observe(done, done * service, this.workShares);
     const served = figures.throughput / lambda;
-    for (const o of load.objects) {
-      const counts = this.perObject.get(`${o.namespace}/${o.kind}/${o.name}`)!;
+    load.objects.forEach((o, i) => {
       const n = o.arrivalsPerSecond * served * dt;
-      counts.count += n;
-      counts.sum += n * o.reconcileSeconds;
-    }
+      this.counts[i].count += n;
+      this.counts[i].sum += n * o.reconcileSeconds;
+    });
   }
 }
 

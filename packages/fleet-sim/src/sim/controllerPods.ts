@@ -207,6 +207,12 @@ export class ControllerPods {
   /** Creates the pods of every controller Deployment that has none (generation, and start). */
   syncAll(created?: (deployment: any) => string): void {
     for (const stored of this.store.table(DEPLOYMENT_TYPE).objects.values()) {
+      // Workload Deployments (thousands at fleet M) get no pods: skip them unparsed.
+      if (
+        stored.labels?.['app.kubernetes.io/part-of'] !== 'flux' &&
+        !this.byDeployment.has(`${stored.namespace}/${stored.name}`)
+      )
+        continue;
       const deployment = parseStored(stored);
       this.sync(deployment.metadata.namespace, deployment.metadata.name, {
         deployment,
