@@ -183,6 +183,19 @@ jest.setTimeout(120_000);
         });
         expect(pod.status.phase).toBe('Running');
       }
+      const running = await kubectl([
+        'get',
+        'pods',
+        '-n',
+        'flux-system',
+        '--field-selector',
+        'status.phase=Running',
+        '-o',
+        'name',
+      ]);
+      expect(running.stdout.trim().split('\n')).toHaveLength(
+        controllers.length,
+      );
       const table = await kubectl(['get', 'pods', '-A']);
       expect(table.stdout).toMatch(/kustomize-controller-\S+\s+1\/1\s+Running/);
     });

@@ -18,11 +18,14 @@ export function parseExposition(text: string): Sample[] {
     for (const pair of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g))
       labels[pair[1]] = pair[2];
     const raw = m[3];
-    const value =
-      raw === '+Inf' ? Infinity : raw === '-Inf' ? -Infinity : Number(raw);
-    if (Number.isNaN(value) && raw !== 'NaN')
+    const special: Record<string, number> = {
+      '+Inf': Infinity,
+      '-Inf': -Infinity,
+    };
+    const number = raw in special ? special[raw] : Number(raw);
+    if (Number.isNaN(number) && raw !== 'NaN')
       throw new Error(`not a value: ${line}`);
-    samples.push({ name: m[1], labels, value });
+    samples.push({ name: m[1], labels, value: number });
   }
   return samples;
 }
