@@ -316,6 +316,28 @@ jest.setTimeout(120_000);
       ).toBeGreaterThan(100);
     });
 
+    it("counts the API throttling of the cluster in the controllers' rest_client_requests_total", async () => {
+      const urls = sim
+        .scrapeTargets()
+        .filter(g => g.labels.cluster === cluster)
+        .map(g => `http://${g.targets[0]}/metrics`);
+      const throttled = async () => {
+        let sum = 0;
+        for (const url of urls)
+          sum += value(
+            parseExposition(await (await fetch(url)).text()),
+            'rest_client_requests_total',
+            { code: '429' },
+          );
+        return sum;
+      };
+      expect(await throttled()).toBe(0);
+      await sim.setFault(cluster, { throttleRatio: 0.5 });
+      await sleep(3000);
+      await sim.setFault(cluster, { throttleRatio: 0 });
+      expect(await throttled()).toBeGreaterThan(0);
+    });
+
     it('lowers the modelled utilisation when --concurrent is raised with kubectl patch, at the next read', async () => {
       expect(truthOf('kustomize-controller')).toMatchObject({
         concurrent: 4,

@@ -56,8 +56,17 @@ export class ClusterMetrics {
   private invalidate(): void {
     if (this.dirty) return;
     const now = Date.now();
-    for (const state of this.states.values()) state.advance(now);
+    for (const state of this.states.values())
+      state.advance(now, this.cluster.faults.throttleRatio);
     this.dirty = true;
+  }
+
+  /** Integrates every pod's counters up to now (before a fault changes how they grow). */
+  advanceAll(): void {
+    this.loads();
+    const now = Date.now();
+    for (const state of this.states.values())
+      state.advance(now, this.cluster.faults.throttleRatio);
   }
 
   /** The modelled load of every controller Deployment now. */
@@ -104,7 +113,7 @@ export class ClusterMetrics {
   metricsOf(pod: ControllerPod): PodMetrics | undefined {
     this.loads();
     const state = this.states.get(`${pod.namespace}/${pod.name}`);
-    state?.advance(Date.now());
+    state?.advance(Date.now(), this.cluster.faults.throttleRatio);
     return state;
   }
 

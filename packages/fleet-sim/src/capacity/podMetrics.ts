@@ -208,8 +208,11 @@ export class PodMetrics {
     }
   }
 
-  /** Integrates up to `now` (ms) with the load in force. */
-  advance(now: number): void {
+  /**
+   * Integrates up to `now` (ms) with the load in force. `throttleRatio`: the share of API requests the cluster
+   * answers 429 (its `throttleRatio` fault); client-go retries them, so they add to the requests.
+   */
+  advance(now: number, throttleRatio = 0): void {
     const dt = (now - this.t) / 1000;
     if (dt <= 0) return;
     this.t = now;
@@ -227,6 +230,20 @@ export class PodMetrics {
         key,
         (this.requests.get(key) ?? 0) + done * perReconcile,
       );
+    }
+    const throttled = Math.min(0.95, throttleRatio);
+    if (throttled > 0) {
+      const retries = throttled / (1 - throttled);
+      for (const [method, perReconcile] of [
+        ['GET', 3],
+        ['PATCH', 1.2],
+      ] as const) {
+        const key = `429\u0000${method}`;
+        this.requests.set(
+          key,
+          (this.requests.get(key) ?? 0) + done * perReconcile * retries,
+        );
+      }
     }
   }
 }

@@ -169,6 +169,8 @@ export class ClusterServer {
   async applyFaults(change: FaultChange): Promise<void> {
     const faults = this.cluster.faults;
     const { podMetrics, ...rest } = change;
+    // The controllers' counters run with the old faults (API throttling shows in their REST client) until now.
+    this.cluster.metrics.advanceAll();
     Object.assign(faults, rest);
     if (podMetrics) {
       const merged = { ...faults.podMetrics };
