@@ -4,8 +4,11 @@
 #   scripts/stack.sh up   [FLEET=S|M|L] [DB=sqlite|pg] [PORT=7007]   start in the background, wait until ready
 #   scripts/stack.sh down                                              stop what `up` started
 # BACKEND_WATCH=0 runs the backend without `yarn start`'s watcher (no restart when a source file changes).
-# State lives in .flux-fleet/ (git-ignored): kubeconfig, truth.json, generated app-config, logs, pids, and with
-# DB=sqlite the database files (sqlite/), kept across restarts so the backend serves its last snapshot at once.
+# State lives in .flux-fleet/ (git-ignored): kubeconfig, truth.json, the controller pods' Prometheus targets,
+# generated app-config, logs, pids, and with DB=sqlite the database files (sqlite/), kept across restarts so the
+# backend serves its last snapshot at once. PROMETHEUS=1 also starts a Prometheus scraping the simulated
+# controllers (scripts/prometheus.sh, port FLUX_FLEET_STACK_PROMETHEUS_PORT, default 59091) and configures the
+# plugin with it.
 # FLUX_FLEET_STATE=<dir> puts it elsewhere, so a second stack (another PORT, FLUX_FLEET_PG_PORT and
 # FLUX_FLEET_PGDATA) can run beside the default one; `down` then needs the same FLUX_FLEET_STATE.
 set -euo pipefail
@@ -64,10 +67,26 @@ up() {
     echo "==> starting the simulated fleet $FLEET (seed $SEED)"
     rm -f "$STATE/kubeconfig" "$STATE/truth.json"
     start_group sim packages/fleet-sim/bin/fleet-sim --size "$FLEET" --seed "$SEED" --port 0 \
-      --tls --kubeconfig "$STATE/kubeconfig" --truth "$STATE/truth.json" ${SIM_ARGS:-}
+      --tls --kubeconfig "$STATE/kubeconfig" --truth "$STATE/truth.json" \
+      --prometheus-targets "$STATE/prometheus-targets.json" ${SIM_ARGS:-}
     wait_for "fleet simulator" 900 grep -q 'fleet-sim ready' "$STATE/sim.log" || { tail -20 "$STATE/sim.log"; exit 1; }
     node scripts/fleet-config.mjs "$STATE/kubeconfig" > "$STATE/app-config.fleet.yaml"
     configs+=(--config "$STATE/app-config.fleet.yaml")
+    if [ "${PROMETHEUS:-0}" = 1 ]; then
+      # a Prometheus of this stack's own, scraping the simulated controller pods every 5 s
+      local prometheus
+      prometheus=$(FLUX_FLEET_PROMETHEUS_DIR="$STATE/prometheus-stack" \
+        FLUX_FLEET_PROMETHEUS_PORT="${FLUX_FLEET_STACK_PROMETHEUS_PORT:-59091}" \
+        FLUX_FLEET_PROMETHEUS_TARGETS="$STATE/prometheus-targets.json" scripts/prometheus.sh start) || exit 1
+      cat > "$STATE/app-config.prometheus.yaml" <<YAML
+fluxFleet:
+  capacity:
+    prometheus:
+      url: $prometheus
+      clusterLabel: cluster
+YAML
+      configs+=(--config "$STATE/app-config.prometheus.yaml")
+    fi
   fi
 
   # the backend serves the built app on the same port
@@ -134,6 +153,7 @@ down() {
       rm -f "$STATE/$name.pid"
     fi
   done
+  FLUX_FLEET_PROMETHEUS_DIR="$STATE/prometheus-stack" scripts/prometheus.sh stop
 }
 
 case "${1:-}" in

@@ -34,6 +34,7 @@ step() { # suite, command...: a suite that counts as one test
 cleanup() {
   scripts/stack.sh down >/dev/null 2>&1
   scripts/postgres.sh stop >/dev/null 2>&1
+  scripts/prometheus.sh stop >/dev/null 2>&1
 }
 trap cleanup EXIT
 
@@ -43,6 +44,7 @@ scripts/bootstrap.sh || { echo "0 passed, 1 failed"; exit 1; }
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+[ -x /usr/bin/prometheus ] || missing+=(prometheus)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "    apt-get install ${missing[*]}"
   if ! apt-get install -y --no-install-recommends "${missing[@]}" > "$OUT/apt.log" 2>&1; then
@@ -57,6 +59,12 @@ PG_VERSION=$(scripts/postgres.sh version)
 export "BACKSTAGE_TEST_DATABASE_POSTGRES${PG_VERSION}_CONNECTION_STRING=$PG_URL"
 export FLUX_FLEET_TEST_POSTGRES_ID="POSTGRES_${PG_VERSION}"
 export FLUX_FLEET_REQUIRE_POSTGRES=1
+# a Prometheus scraping the targets file a test's simulator writes (FLUX_FLEET_TEST_PROMETHEUS_TARGETS)
+PROMETHEUS_URL=$(scripts/prometheus.sh start) || { echo "0 passed, 1 failed"; exit 1; }
+export FLUX_FLEET_TEST_PROMETHEUS_URL=$PROMETHEUS_URL
+FLUX_FLEET_TEST_PROMETHEUS_TARGETS=$(scripts/prometheus.sh targets)
+export FLUX_FLEET_TEST_PROMETHEUS_TARGETS
+export FLUX_FLEET_REQUIRE_PROMETHEUS=1
 
 step typecheck yarn tsc
 # lint: ESLint of every package, then no import cycle in the backend (madge)
@@ -93,7 +101,7 @@ s=$SECONDS
 # app-config.e2e.yaml indexes the catalog for search every 10 s; no backend restart when a source file changes.
 # a static API token as a script's operator would configure one (app-config.yaml restricts it to reading)
 export FLUX_FLEET_API_TOKEN=${FLUX_FLEET_API_TOKEN:-e2e-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')}
-if DB=pg PORT=$E2E_PORT EXTRA_CONFIG="$FLUX_FLEET_ROOT/e2e-tests/app-config.e2e.yaml" BACKEND_WATCH=0 \
+if PROMETHEUS=1 DB=pg PORT=$E2E_PORT EXTRA_CONFIG="$FLUX_FLEET_ROOT/e2e-tests/app-config.e2e.yaml" BACKEND_WATCH=0 \
   scripts/stack.sh up > "$OUT/stack.log" 2>&1; then
   (cd e2e-tests && PLAYWRIGHT_BASE_URL=http://localhost:$E2E_PORT FLUX_FLEET_STATE="$FLUX_FLEET_ROOT/.flux-fleet" \
     PLAYWRIGHT_JSON_OUTPUT_NAME="$OUT/e2e.json" yarn playwright test --reporter=list,json > "$OUT/e2e.log" 2>&1)

@@ -1,6 +1,6 @@
 /**
  * The small admin HTTP API of a simulated fleet: `GET /truth`, `GET /clusters` (each with its faults, object counts
- * and the requests it received), `POST /clusters/:name/faults` (a JSON body of `Partial<Faults>`).
+ * and the requests it received), `GET /targets` (the controller pods' local scrape targets), `POST /clusters/:name/faults` (a JSON body of `FaultChange`).
  */
 import {
   createServer,
@@ -10,14 +10,16 @@ import {
 } from 'node:http';
 import type { Socket } from 'node:net';
 import { readBody, sendJson } from './server/httpBasics';
-import { validateFaults, type Faults } from './sim/faults';
+import { validateFaults, type FaultChange } from './sim/faults';
 
 /** What the admin API serves. */
 export interface AdminBackend {
   truth(): unknown;
+  /** The controller pods' local scrape targets (Prometheus `file_sd` groups). */
+  targets(): unknown[];
   clusters(): unknown[];
   hasCluster(name: string): boolean;
-  setFault(cluster: string, faults: Partial<Faults>): Promise<void>;
+  setFault(cluster: string, faults: FaultChange): Promise<void>;
 }
 
 function fail(res: ServerResponse, status: number, message: string): void {
@@ -38,6 +40,8 @@ async function handle(
     return sendJson(res, 200, backend.truth());
   if (req.method === 'GET' && path === '/clusters')
     return sendJson(res, 200, { items: backend.clusters() });
+  if (req.method === 'GET' && path === '/targets')
+    return sendJson(res, 200, backend.targets());
   if (req.method === 'GET' && path === '/healthz')
     return sendJson(res, 200, { ok: true });
   const m = /^\/clusters\/([^/]+)\/faults$/.exec(path);
@@ -47,7 +51,7 @@ async function handle(
     const name = decodeURIComponent(m[1]);
     if (!backend.hasCluster(name))
       return fail(res, 404, `no cluster named ${name}`);
-    let faults: Partial<Faults>;
+    let faults: FaultChange;
     try {
       faults = validateFaults(
         JSON.parse((await readBody(req, 64 * 1024)).toString('utf8') || '{}'),
@@ -65,7 +69,7 @@ async function handle(
   return fail(
     res,
     404,
-    `unknown route ${req.method} ${path}; try GET /truth, GET /clusters, POST /clusters/:name/faults`,
+    `unknown route ${req.method} ${path}; try GET /truth, GET /clusters, GET /targets, POST /clusters/:name/faults`,
   );
 }
 

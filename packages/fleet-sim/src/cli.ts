@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { startFleetSim } from './fleetSim';
 import type { FleetSimOptions } from './options';
-import { parseFaultFlag, type Faults } from './sim/faults';
+import { parseFaultFlag, type FaultChange } from './sim/faults';
 
 const USAGE = `Usage: fleet-sim [options]
 
@@ -24,6 +24,8 @@ Serves simulated Flux fleets through real Kubernetes API servers (one port per c
   --truth FILE            write the ground truth (JSON) at start; GET <admin>/truth serves it live
   --empty                 clusters serve the Flux APIs but hold no objects
   --tls                   HTTPS with a generated CA (in the kubeconfig)
+  --prometheus-targets FILE  serve each controller pod's metrics on a local port and list them in FILE
+                          (Prometheus file_sd JSON, labels cluster, namespace, pod, deployment, component)
   --churn N               status changes per second per cluster (default 1; 0 = none)
   --fault CLUSTER:FAULT[=VALUE]
                           start with a fault, e.g. prod-eu-west-1:down, prod-eu-west-1:latencyMs=300,
@@ -33,7 +35,7 @@ Serves simulated Flux fleets through real Kubernetes API servers (one port per c
   --epoch TIME            the instant object times are relative to (default: the current hour)
   --help                  this text
 
-Admin API: GET /truth, GET /clusters, POST /clusters/:name/faults with a JSON body such as {"down": true}.
+Admin API: GET /truth, GET /clusters, GET /targets, POST /clusters/:name/faults with a JSON body such as {"down": true}.
 `;
 
 /** Parses the command line. */
@@ -41,11 +43,11 @@ export function parseArgs(argv: string[]): {
   options: FleetSimOptions;
   kubeconfig?: string;
   truth?: string;
-  faults: Array<{ cluster: string; faults: Partial<Faults> }>;
+  faults: Array<{ cluster: string; faults: FaultChange }>;
   help: boolean;
 } {
   const options: FleetSimOptions = { churnPerSecond: 1 };
-  const faults: Array<{ cluster: string; faults: Partial<Faults> }> = [];
+  const faults: Array<{ cluster: string; faults: FaultChange }> = [];
   let kubeconfig: string | undefined;
   let truth: string | undefined;
   let help = false;
@@ -104,6 +106,9 @@ export function parseArgs(argv: string[]): {
         break;
       case '--empty':
         options.empty = true;
+        break;
+      case '--prometheus-targets':
+        options.prometheusTargets = value();
         break;
       case '--tls':
         options.tls = true;

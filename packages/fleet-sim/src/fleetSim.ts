@@ -3,6 +3,7 @@
  * with churn, faults, a kubeconfig and the ground truth.
  */
 import { startAdminServer } from './adminServer';
+import { ScrapeTargets, type TargetGroup } from './capacity/scrapeTargets';
 import {
   generateCluster,
   generateEmptyCluster,
@@ -23,7 +24,7 @@ import {
 import { Random } from './random';
 import { ClusterServer } from './server/clusterServer';
 import { ClusterChurn } from './sim/churn';
-import { NO_FAULTS, validateFaults, type Faults } from './sim/faults';
+import { NO_FAULTS, validateFaults, type FaultChange } from './sim/faults';
 import { SimulatedCluster } from './sim/simulatedCluster';
 import { generateTls } from './tls/certificates';
 import { fleetTruth, type GroundTruth } from './truth/groundTruth';
@@ -47,10 +48,12 @@ export interface FleetSim {
   /** The ground truth now (reflects churn and API writes). */
   truth(): GroundTruth;
   /** Switches faults of a cluster; resolves when they are in effect (a `down` listener is closed). */
-  setFault(cluster: string, fault: Partial<Faults>): Promise<void>;
+  setFault(cluster: string, fault: FaultChange): Promise<void>;
   writeKubeconfig(file: string): void;
   /** The admin HTTP API of this process (faults, truth). */
   adminUrl: string;
+  /** The controller pods' local scrape targets (`file_sd` groups); empty unless scrape ports are served. */
+  scrapeTargets(): TargetGroup[];
   /** Stops every listener and timer. */
   close(): Promise<void>;
 }
@@ -58,7 +61,11 @@ export interface FleetSim {
 /** Generates the clusters of a fleet (no servers). Exported for benchmarks and tests. */
 export function generateFleet(options: ResolvedOptions): GeneratedCluster[] {
   const names = clusterNames(options.clusters);
-  const common = { epoch: options.epoch, watchWindow: options.watchWindow };
+  const common = {
+    epoch: options.epoch,
+    watchWindow: options.watchWindow,
+    seed: options.seed,
+  };
   if (options.empty)
     return names.map(name => generateEmptyCluster(name, common));
   const random = new Random(options.seed);
@@ -131,13 +138,14 @@ export async function startFleetSim(
         records: s.cluster.records,
         malformed: s.cluster.malformed,
         controllers: s.cluster.controlPlane.all(),
+        loads: s.cluster.metrics.loads(),
       })),
       Date.now(),
     );
 
   const setFault = async (
     cluster: string,
-    fault: Partial<Faults>,
+    fault: FaultChange,
   ): Promise<void> => {
     const server = byName.get(cluster);
     if (!server) {
@@ -167,9 +175,16 @@ export async function startFleetSim(
     churnTimer.unref();
   }
 
+  const scrape = options.scrapePorts
+    ? new ScrapeTargets(clusters, options.host, options.prometheusTargets)
+    : undefined;
+  await scrape?.start();
+  const scrapeTargets = () => scrape?.groups() ?? [];
+
   const admin = await startAdminServer(
     {
       truth,
+      targets: scrapeTargets,
       clusters: () =>
         servers.map(s => ({
           name: s.cluster.name,
@@ -195,10 +210,12 @@ export async function startFleetSim(
     setFault,
     writeKubeconfig: file => writeKubeconfigFile(file, simClusters),
     adminUrl: admin.url,
+    scrapeTargets,
     close: async () => {
       if (closed) return;
       closed = true;
       if (churnTimer) clearInterval(churnTimer);
+      await scrape?.close();
       for (const cluster of clusters) cluster.close();
       await Promise.all(servers.map(s => s.stop()));
       await admin.close();

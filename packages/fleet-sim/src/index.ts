@@ -15,6 +15,9 @@ export type {
   TruthFinding,
   TruthMalformed,
   TruthObject,
+  TruthController,
   OwnerStatus,
   Enforcement,
 } from './truth/groundTruth';
+export type { TargetGroup } from './capacity/scrapeTargets';
+export type { PodMetricsFault } from './capacity/clusterMetrics';

@@ -109,7 +109,8 @@ const present = existsSync(KUBECTL);
         'READY',
         'STATUS',
       ]);
-    });
+      // 19 kubectl runs: on a loaded machine they take longer than Jest's default 5 s.
+    }, 60_000);
 
     it('prints -o json at the preferred version', async () => {
       const result = await kubectl(['get', 'helmreleases', '-A', '-o', 'json']);

@@ -32,6 +32,13 @@ export interface FleetSimOptions {
   epoch?: number | string | Date;
   /** How long the simulated controllers take to react to a write, in ms. Default [500, 1000]. */
   reactionDelayMs?: [number, number];
+  /**
+   * Serve each controller pod's metrics on a local port of its own (`host:<free port>`) and list them in this
+   * Prometheus `file_sd` file (rewritten when pods change).
+   */
+  prometheusTargets?: string;
+  /** Serve the local scrape ports without writing a targets file (`sim.scrapeTargets()` lists them). */
+  scrapePorts?: boolean;
 }
 
 /** Clusters and services per cluster of each preset. */
@@ -58,6 +65,8 @@ export interface ResolvedOptions {
   watchWindow: number;
   epoch: number;
   reactionDelayMs: [number, number];
+  prometheusTargets?: string;
+  scrapePorts: boolean;
 }
 
 function positiveInteger(name: string, value: unknown): number {
@@ -127,5 +136,8 @@ export function resolveOptions(options: FleetSimOptions = {}): ResolvedOptions {
       Math.max(0, reaction[0]),
       Math.max(reaction[0], reaction[1]),
     ],
+    prometheusTargets: options.prometheusTargets,
+    scrapePorts:
+      options.scrapePorts === true || options.prometheusTargets !== undefined,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Field selectors as kube-apiserver supports them for the resources served here: `metadata.name` and
- * `metadata.namespace` everywhere, plus the Event fields `kubectl describe` uses.
+ * `metadata.namespace` everywhere, plus the Event fields `kubectl describe` uses and the Pod fields.
  */
 import { SelectorParseError } from './labelSelector';
 
@@ -25,6 +25,18 @@ const EVENT_FIELDS = [
   'type',
 ];
 
+/** The Pod fields kube-apiserver lets a field selector use (besides metadata.name and metadata.namespace). */
+const POD_FIELDS = [
+  'spec.nodeName',
+  'spec.restartPolicy',
+  'spec.schedulerName',
+  'spec.serviceAccountName',
+  'spec.hostNetwork',
+  'status.phase',
+  'status.podIP',
+  'status.nominatedNodeName',
+];
+
 /** Parses a field selector for a kind; unsupported fields are rejected as kube-apiserver does. */
 export function parseFieldSelector(
   text: string | undefined,
@@ -42,7 +54,8 @@ export function parseFieldSelector(
     const supported =
       field === 'metadata.name' ||
       field === 'metadata.namespace' ||
-      (kind === 'Event' && EVENT_FIELDS.includes(field));
+      (kind === 'Event' && EVENT_FIELDS.includes(field)) ||
+      (kind === 'Pod' && POD_FIELDS.includes(field));
     if (!supported) {
       throw new SelectorParseError(`field label not supported: ${field}`);
     }

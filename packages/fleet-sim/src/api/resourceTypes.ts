@@ -348,6 +348,44 @@ export const CORE_RESOURCE_TYPES: ReadonlyArray<{
   {
     version: 'v1',
     type: {
+      group: '',
+      kind: 'Pod',
+      listKind: 'PodList',
+      plural: 'pods',
+      singular: 'pod',
+      namespaced: true,
+      shortNames: ['po'],
+      categories: ['all'],
+      statusSubresource: true,
+      // Pods follow their Deployment (the simulated ReplicaSet): clients read them and their metrics proxy.
+      verbs: ['get', 'list', 'watch'],
+      columns: [
+        {
+          name: 'Ready',
+          type: 'string',
+          jsonPath: '.status.containerStatuses',
+        },
+        { name: 'Status', type: 'string', jsonPath: '.status.phase' },
+        {
+          name: 'Restarts',
+          type: 'integer',
+          jsonPath: '.status.containerStatuses[0].restartCount',
+        },
+        AGE,
+        { name: 'IP', type: 'string', jsonPath: '.status.podIP', priority: 1 },
+        {
+          name: 'Node',
+          type: 'string',
+          jsonPath: '.spec.nodeName',
+          priority: 1,
+        },
+      ],
+      flux: false,
+    },
+  },
+  {
+    version: 'v1',
+    type: {
       group: 'apps',
       kind: 'Deployment',
       listKind: 'DeploymentList',
@@ -400,7 +438,7 @@ export const CORE_RESOURCE_TYPES: ReadonlyArray<{
   },
 ];
 
-/** The core resource type of a kind (Namespace, ServiceAccount, Event, Deployment, CustomResourceDefinition). */
+/** The core resource type of a kind (Namespace, ServiceAccount, Event, Pod, Deployment, CustomResourceDefinition). */
 export function coreResourceType(kind: string): ResourceType {
   const entry = CORE_RESOURCE_TYPES.find(t => t.type.kind === kind);
   if (!entry) throw new Error(`Not a served core kind: ${kind}`);

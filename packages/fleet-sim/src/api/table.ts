@@ -45,6 +45,15 @@ function cell(object: any, column: PrinterColumn, now: number): unknown {
   ) {
     return `${object.status?.readyReplicas ?? 0}/${object.spec?.replicas ?? 0}`;
   }
+  if (
+    column.jsonPath === '.status.containerStatuses' &&
+    object?.kind === 'Pod'
+  ) {
+    const statuses: any[] = object.status?.containerStatuses ?? [];
+    return `${statuses.filter(s => s?.ready).length}/${
+      object.spec?.containers?.length ?? 0
+    }`;
+  }
   const values = evaluateJsonPath(object, column.jsonPath);
   if (values.length === 0) return null;
   const value = values[0];

@@ -7,6 +7,7 @@ import {
   type ResourceType,
   type ServedResource,
 } from '../api/resourceTypes';
+import { objectLoadOf } from '../capacity/objectLoad';
 import type { Random } from '../random';
 import { ClusterStore } from '../store/clusterStore';
 import type { ClusterPlan } from './clusterPlan';
@@ -89,11 +90,13 @@ export class ClusterBuilder {
     const { kind } = object;
     const { name, namespace } = object.metadata;
     this.store.put(this.type(kind), object);
+    const load = objectLoadOf(this.plan.name, kind, object);
     this.records.set(recordKey(kind, namespace, name), {
       kind,
       namespace,
       name,
       ...record,
+      ...(load ? { load } : {}),
     });
   }
 

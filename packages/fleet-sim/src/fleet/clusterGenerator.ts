@@ -18,6 +18,8 @@ import {
   operatorDeployment,
 } from './installObjects';
 import type { SimulatedObject } from './model';
+import { shapeDemoLoad } from '../capacity/demoLoad';
+import { ControllerPods } from '../sim/controllerPods';
 import { platformObjects } from './platformObjects';
 import { planServices } from './servicePlans';
 import { teamObjects } from './teamObjects';
@@ -31,6 +33,8 @@ export interface GeneratedCluster {
   store: ClusterStore;
   served: ServedResource[];
   records: Map<string, SimulatedObject>;
+  /** What the controller Pods' names are derived from (the fleet seed and the cluster). */
+  podSeed: string;
 }
 
 const DEFAULT_CONCURRENCY: Record<string, number> = {
@@ -159,8 +163,9 @@ function installation(ctx: GeneratorContext): void {
 export function generateCluster(
   plan: ClusterPlan,
   random: Random,
-  options: { epoch: number; watchWindow: number },
+  options: { epoch: number; watchWindow: number; seed?: number },
 ): GeneratedCluster {
+  const podSeed = `${options.seed ?? 1}/${plan.name}`;
   const ctx = new GeneratorContext(
     plan,
     random,
@@ -169,6 +174,9 @@ export function generateCluster(
   );
   namespacesAndAccounts(ctx);
   installation(ctx);
+  new ControllerPods(ctx.b.store, podSeed).syncAll(
+    deployment => deployment.metadata.creationTimestamp,
+  );
   platformObjects(ctx);
   const services = planServices(plan, random.fork('services'));
   for (const team of plan.teams) {
@@ -178,6 +186,7 @@ export function generateCluster(
       services.filter(s => s.team === team),
     );
   }
+  shapeDemoLoad(plan, ctx.b.records.values());
   emitEvents(ctx);
   ctx.b.store.markLoaded();
   return {
@@ -188,6 +197,7 @@ export function generateCluster(
     store: ctx.b.store,
     served: ctx.b.served,
     records: ctx.b.records,
+    podSeed,
   };
 }
 
@@ -252,5 +262,6 @@ export function generateEmptyCluster(
     store: builder.store,
     served,
     records: builder.records,
+    podSeed: name,
   };
 }

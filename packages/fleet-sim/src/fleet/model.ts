@@ -4,6 +4,7 @@
  * service and references). The ground truth is computed from these records, never by reading objects back.
  */
 import type { FluxComponent } from '../api/fluxReleases';
+import type { ObjectLoad } from '../capacity/objectLoad';
 
 /** Reconcile states (docs/rules.md §2). */
 export type ReconcileStateName =
@@ -88,6 +89,8 @@ export interface SimulatedObject {
   problems?: string[];
   /** Churn may change its state (plain, healthy objects only). */
   churnable?: boolean;
+  /** How often it is reconciled and how long a reconcile takes; absent for kinds no controller reconciles on an interval. */
+  load?: ObjectLoad;
 }
 
 /** A malformed Flux object injected by the `malformed` fault. */

@@ -14,7 +14,7 @@ import { ApiError, methodNotAllowed, qualifiedResource } from '../api/apiError';
 import { wantsTable, tableVersion, type IncludeObject } from '../api/table';
 import type { SimulatedCluster } from '../sim/simulatedCluster';
 import { setMalformed } from '../sim/malformed';
-import type { Faults } from '../sim/faults';
+import type { FaultChange } from '../sim/faults';
 import {
   coreVersions,
   groupList,
@@ -32,6 +32,7 @@ import {
 import { openApiDocument, openApiIndex } from './openapi';
 import { RequestCounter } from './requestCounter';
 import * as verbs from './resourceRequests';
+import { servePodProxy } from './podProxy';
 import { startWatch, type OpenWatch } from './watch';
 
 /** A user of the simulated API server. */
@@ -165,9 +166,25 @@ export class ClusterServer {
   }
 
   /** Applies a fault change. */
-  async applyFaults(change: Partial<Faults>): Promise<void> {
+  async applyFaults(change: FaultChange): Promise<void> {
     const faults = this.cluster.faults;
-    Object.assign(faults, change);
+    const { podMetrics, ...rest } = change;
+    // The controllers' counters run with the old faults (API throttling shows in their REST client) until now.
+    this.cluster.metrics.advanceAll();
+    Object.assign(faults, rest);
+    if (podMetrics) {
+      const merged = { ...faults.podMetrics };
+      for (const [pod, fault] of Object.entries(podMetrics)) {
+        if (fault === 'reset') {
+          // A counter reset happens once: the pod's process restarts its counters.
+          const found = this.cluster.pods.all().find(p => p.name === pod);
+          if (found) this.cluster.metrics.reset(found);
+          delete merged[pod];
+        } else if (fault === null) delete merged[pod];
+        else merged[pod] = fault;
+      }
+      faults.podMetrics = merged;
+    }
     if (change.expireWatches)
       for (const watch of [...this.watches]) watch.expire();
     if (change.malformed !== undefined)
@@ -308,7 +325,13 @@ export class ClusterServer {
       const verb =
         review?.spec?.resourceAttributes?.verb ??
         review?.spec?.nonResourceAttributes?.verb;
-      const allowed = user.admin || READ_VERBS.has(verb);
+      const attributes = review?.spec?.resourceAttributes;
+      const proxyDenied =
+        !user.admin &&
+        attributes?.resource === 'pods' &&
+        attributes?.subresource === 'proxy' &&
+        this.cluster.faults.podsProxyForbidden;
+      const allowed = !proxyDenied && (user.admin || READ_VERBS.has(verb));
       sendJson(res, 201, {
         kind: 'SelfSubjectAccessReview',
         apiVersion: 'authorization.k8s.io/v1',
@@ -318,7 +341,11 @@ export class ClusterServer {
           allowed,
           ...(allowed
             ? {}
-            : { reason: `${user.name} may only get, list and watch` }),
+            : {
+                reason: proxyDenied
+                  ? `${user.name} may not get pods/proxy on this cluster`
+                  : `${user.name} may only get, list and watch`,
+              }),
         },
       });
       return;
@@ -343,6 +370,19 @@ export class ClusterServer {
     let plural: string;
     let name: string | undefined;
     let subresource: string | undefined;
+    if (
+      group === '' &&
+      rest[0] === 'namespaces' &&
+      rest[2] === 'pods' &&
+      rest[4] === 'proxy'
+    ) {
+      servePodProxy(this.cluster, user, req, res, {
+        namespace: decodeURIComponent(rest[1]),
+        target: decodeURIComponent(rest[3] ?? ''),
+        path: `/${rest.slice(5).join('/')}`,
+      });
+      return;
+    }
     if (
       rest[0] === 'namespaces' &&
       rest.length >= 3 &&
@@ -379,6 +419,10 @@ export class ClusterServer {
       query.get('watch') === 'true' || query.get('watch') === '1';
     const verb = verbOf(req.method ?? 'GET', name !== undefined, watching);
     if (!verb) throw methodNotAllowed();
+    if (type.kind === 'Pod' && !READ_VERBS.has(verb)) {
+      // Pods follow their Deployment (the simulated ReplicaSet); change the Deployment instead.
+      throw methodNotAllowed();
+    }
     if (!user.admin && !READ_VERBS.has(verb)) {
       const where = namespace
         ? ` in the namespace "${namespace}"`

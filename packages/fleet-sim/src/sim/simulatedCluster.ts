@@ -12,6 +12,8 @@ import {
   type ResourceType,
   type ServedResource,
 } from '../api/resourceTypes';
+import { ClusterMetrics } from '../capacity/clusterMetrics';
+import { objectLoadOf } from '../capacity/objectLoad';
 import { conditionsFor, readyCondition } from '../fleet/conditions';
 import type { GeneratedCluster } from '../fleet/clusterGenerator';
 import {
@@ -21,6 +23,7 @@ import {
 } from '../fleet/model';
 import { parseStored, type ClusterStore } from '../store/clusterStore';
 import { ControlPlane, controllerOfDeployment } from './controlPlane';
+import { ControllerPods } from './controllerPods';
 import { NO_FAULTS, type Faults } from './faults';
 import { isSuspended, readRecord, type ClusterLookup } from './objectReading';
 
@@ -58,6 +61,10 @@ export class SimulatedCluster implements ClusterLookup {
   readonly served: ServedResource[];
   readonly records: Map<string, SimulatedObject>;
   readonly controlPlane: ControlPlane;
+  /** The Flux controllers' Pods (what serves their metrics). */
+  readonly pods: ControllerPods;
+  /** The controller pods' simulated metrics. */
+  readonly metrics: ClusterMetrics;
   readonly adminToken = randomBytes(24).toString('hex');
   readonly readOnlyToken = randomBytes(24).toString('hex');
   readonly gitCommit = randomBytes(20).toString('hex');
@@ -96,6 +103,9 @@ export class SimulatedCluster implements ClusterLookup {
         ? generated.plan.instances.flatMap(i => i.controllers)
         : [],
     );
+    this.pods = new ControllerPods(this.store, generated.podSeed);
+    this.pods.syncAll();
+    this.metrics = new ClusterMetrics(this);
   }
 
   /** Whether the Flux Operator runs here (it reconciles the fluxcd.controlplane.io kinds). */
@@ -170,8 +180,15 @@ export class SimulatedCluster implements ClusterLookup {
     );
     const previous = this.records.get(key);
     const read = readRecord(kind, object, this);
+    const load = objectLoadOf(
+      this.name,
+      kind,
+      object,
+      previous?.load?.reconcileSeconds,
+    );
     this.records.set(key, {
       ...read,
+      ...(load ? { load } : {}),
       steadyState: read.state,
       generated: previous?.generated ?? false,
       problems: previous?.problems,
@@ -195,6 +212,8 @@ export class SimulatedCluster implements ClusterLookup {
     if (type.kind === 'Deployment') {
       if (controllerOfDeployment(before) || controllerOfDeployment(after)) {
         this.controllersChanged();
+        const { namespace, name } = (after ?? before).metadata;
+        this.pods.sync(namespace, name, { deployment: after });
       }
       const was = before?.metadata?.labels?.[KUBERNETES_ID];
       const is = after?.metadata?.labels?.[KUBERNETES_ID];

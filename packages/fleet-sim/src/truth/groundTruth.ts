@@ -10,6 +10,7 @@ import type {
   ObjectRef,
 } from '../fleet/model';
 import { recordKey } from '../fleet/model';
+import type { DeploymentLoad } from '../capacity/controllerLoad';
 import { byFields } from '../ordering';
 
 /** Owner status (rules §4). */
@@ -54,12 +55,72 @@ export interface TruthMalformed {
   defect: string;
 }
 
+/** A controller Deployment's modelled capacity (issue 12): from the load the simulator built, never measured. */
+export interface TruthController {
+  cluster: string;
+  /** The Deployment's namespace (its instance). */
+  namespace: string;
+  deployment: string;
+  component: string;
+  shard: string;
+  concurrent: number;
+  replicas: number;
+  /** Objects it reconciles on an interval (not suspended). */
+  objectCount: number;
+  /** λ = Σ 1/interval over those objects. */
+  arrivalsPerSecond: number;
+  /** Arrival-weighted mean reconcile duration. */
+  meanServiceSeconds: number;
+  /** ρ of its busiest controller-runtime controller (each has `concurrent` workers). */
+  utilisation: number;
+  verdict: 'ok' | 'near-capacity' | 'over-capacity';
+  /** Per controller-runtime controller (`controller` label): its own λ, E[S] and ρ. */
+  queues: Array<{
+    controller: string;
+    objectCount: number;
+    arrivalsPerSecond: number;
+    meanServiceSeconds: number;
+    utilisation: number;
+  }>;
+}
+
 /** The ground truth of a fleet (`truth()`, `--truth FILE`, `GET /truth`). */
 export interface GroundTruth {
   clusters: Array<{ name: string; server: string; fluxVersion: string }>;
   objects: TruthObject[];
   findings: TruthFinding[];
   malformed: TruthMalformed[];
+  /** Every Flux controller Deployment with its modelled capacity. */
+  controllers: TruthController[];
+}
+
+/** A controller's truth row from its modelled load. */
+export function controllerTruth(
+  cluster: string,
+  load: DeploymentLoad,
+): TruthController {
+  const round = (n: number) => Number(n.toPrecision(6));
+  return {
+    cluster,
+    namespace: load.instance,
+    deployment: load.deployment,
+    component: load.component,
+    shard: load.shard,
+    concurrent: load.concurrent,
+    replicas: load.replicas,
+    objectCount: load.objectCount,
+    arrivalsPerSecond: round(load.arrivalsPerSecond),
+    meanServiceSeconds: round(load.meanServiceSeconds),
+    utilisation: round(load.utilisation),
+    verdict: load.verdict,
+    queues: load.queues.map(q => ({
+      controller: q.controller,
+      objectCount: q.objects.length,
+      arrivalsPerSecond: round(q.arrivalsPerSecond),
+      meanServiceSeconds: round(q.meanServiceSeconds),
+      utilisation: round(q.figures.utilisation),
+    })),
+  };
 }
 
 /** Kinds whose apply runs under an effective service account (rules §5). */
@@ -372,6 +433,8 @@ export function fleetTruth(
     malformed: MalformedRecord[];
     /** The cluster's Flux controllers as they are now. */
     controllers: readonly ControllerSpec[];
+    /** The controllers' modelled load now (absent: no controller rows). */
+    loads?: readonly DeploymentLoad[];
   }>,
   now: number,
 ): GroundTruth {
@@ -384,8 +447,11 @@ export function fleetTruth(
     objects: [],
     findings: [],
     malformed: [],
+    controllers: [],
   };
   for (const cluster of clusters) {
+    for (const load of cluster.loads ?? [])
+      truth.controllers.push(controllerTruth(cluster.name, load));
     const { objects, findings } = clusterTruth(
       cluster.name,
       cluster.records,
