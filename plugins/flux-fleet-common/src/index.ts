@@ -30,3 +30,6 @@ export * from './entityNames';
 export * from './fluxCli';
 export * from './revisionLink';
 export * from './capacity/measurement';
+export * from './capacity/exposition';
+export * from './capacity/metricMath';
+export * from './capacity/metricMathScrapes';
