@@ -33,3 +33,4 @@ export * from './capacity/measurement';
 export * from './capacity/exposition';
 export * from './capacity/metricMath';
 export * from './capacity/metricMathScrapes';
+export * from './capacity/metricMathQuantity';
