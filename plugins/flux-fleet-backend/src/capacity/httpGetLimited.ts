@@ -45,6 +45,11 @@ export function httpGetLimited(url: URL, options: LimitedGetOptions): Promise<Li
   return new Promise((resolve, reject) => {
     let settled = false;
     let req: http.ClientRequest | undefined = undefined;
+    let deadline: NodeJS.Timeout | undefined = undefined;
+    function onAbort() {
+      // eslint-disable-next-line @typescript-eslint/no-use-before-define
+      finish(new LimitedGetError('aborted', 'was cancelled'));
+    }
     const finish = (outcome: LimitedGetAnswer | LimitedGetError) => {
       if (settled) return;
       settled = true;
@@ -57,8 +62,7 @@ export function httpGetLimited(url: URL, options: LimitedGetOptions): Promise<Li
     };
     const tooLarge = () =>
       new LimitedGetError('too-large', `answered more than ${formatBytes(options.maxBytes)}`);
-    const onAbort = () => finish(new LimitedGetError('aborted', 'was cancelled'));
-    const deadline = setTimeout(
+    deadline = setTimeout(
       () => finish(new LimitedGetError('timeout', `did not answer within ${options.timeoutMs / 1000} s`)),
       options.timeoutMs,
     );

@@ -9,6 +9,19 @@ import type { MetricSample } from '@flux-fleet/plugin-flux-fleet-common';
 /** `# TYPE` lines: see {@link parseExposition} for why they are hidden from the library. */
 const TYPE_LINE = /^[ \t]*#[ \t]*TYPE[ \t].*$/gm;
 
+/** Why a parsed sample is not one, or undefined. */
+function whatIsWrong(
+  name: string,
+  labels: Record<string, string>,
+  text: string | undefined,
+  value: number | undefined,
+): string | undefined {
+  if (!METRIC_NAME.test(name)) return `'${name}' is not a metric name`;
+  if (Object.keys(labels).some(l => !LABEL_NAME.test(l))) return `${name} has a label name that is not one`;
+  if (value === undefined) return `the value of ${name} is '${(text ?? '').slice(0, 40)}', not a number`;
+  return undefined;
+}
+
 /**
  * Reads a Prometheus text exposition into flat samples, or throws an `Error` whose message says what is wrong
  * with the text (the first line that is not a sample, a value that is not a number).
@@ -32,13 +45,7 @@ export function parseExposition(text: string): MetricSample[] {
     for (const metric of family.metrics) {
       const labels = metric.labels ?? {};
       const value = parseSampleValue(metric.value ?? '');
-      const bad = !METRIC_NAME.test(family.name)
-        ? `'${family.name}' is not a metric name`
-        : Object.keys(labels).find(l => !LABEL_NAME.test(l))
-          ? `${family.name} has a label name that is not one`
-          : value === undefined
-            ? `the value of ${family.name} is '${(metric.value ?? '').slice(0, 40)}', not a number`
-            : undefined;
+      const bad = whatIsWrong(family.name, labels, metric.value, value);
       if (bad) {
         throw new Error(`it is not the Prometheus text format: ${bad.slice(0, 200)}`);
       }

@@ -102,10 +102,8 @@ describe('figuresFromScrapes', () => {
 
   it('NaN and Inf values are left out and named; the other figures stay', () => {
     const current = scrape('kc-1', 60, { reconciles: 160, cpu: 40 });
-    const poisoned = current.samples.map(s =>
-      s.name === 'process_cpu_seconds_total' ? { ...s, value: NaN }
-        : s.name === 'process_resident_memory_bytes' ? { ...s, value: Infinity } : s,
-    );
+    const poison: Record<string, number> = { process_cpu_seconds_total: NaN, process_resident_memory_bytes: Infinity };
+    const poisoned = current.samples.map(s => (s.name in poison ? { ...s, value: poison[s.name] } : s));
     const { figures, problems } = figuresFromScrapes([
       { previous: scrape('kc-1', 0, { reconciles: 100, cpu: 10 }), current: { ...current, samples: poisoned } },
     ]);

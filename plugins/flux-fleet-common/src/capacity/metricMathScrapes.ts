@@ -97,24 +97,24 @@ class PodReader {
   /** The summed increase of a counter's series over the window; undefined when none could be read. */
   increase(name: string, match: Record<string, string> = {}): number | undefined {
     if (!this.hasWindow) return undefined;
-    let total: number | undefined = undefined;
+    let summed: number | undefined = undefined;
     for (const s of samplesOf(this.pair.current.samples, name, match)) {
       const delta = this.delta(s);
-      if (delta !== undefined) total = (total ?? 0) + delta;
+      if (delta !== undefined) summed = (summed ?? 0) + delta;
     }
-    return total;
+    return summed;
   }
 
   /** How much a gauge's series (present in both scrapes, finite) changed over the window, summed. */
   change(name: string): number | undefined {
     if (!this.hasWindow) return undefined;
-    let total: number | undefined = undefined;
+    let summed: number | undefined = undefined;
     for (const s of samplesOf(this.pair.current.samples, name)) {
       const then = this.before.get(seriesKey(s));
       if (then === undefined || !Number.isFinite(then) || !Number.isFinite(s.value)) continue;
-      total = (total ?? 0) + (s.value - then);
+      summed = (summed ?? 0) + (s.value - then);
     }
-    return total;
+    return summed;
   }
 
   /** The increase of a histogram's buckets over the window, summed over its series (`sum by (le)`). */
@@ -160,7 +160,7 @@ class PodReader {
 
   private finite(s: MetricSample): boolean {
     if (Number.isFinite(s.value)) return true;
-    this.note(seriesText(s), `is ${s.value > 0 ? '+Inf' : s.value < 0 ? '-Inf' : 'NaN'}; left out`);
+    this.note(seriesText(s), `is ${valueText(s.value)}; left out`);
     return false;
   }
 
@@ -169,6 +169,14 @@ class PodReader {
     this.reported.add(subject);
     this.problems.push(`pod ${this.pod}: ${subject} ${problem}`);
   }
+}
+
+/** A value as the exposition format writes the ones that are not finite. */
+function valueText(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return '+Inf';
+  if (value === -Infinity) return '-Inf';
+  return String(value);
 }
 
 const sum = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) : undefined);
