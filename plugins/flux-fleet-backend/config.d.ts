@@ -142,5 +142,57 @@ export interface Config {
       /** How long a replica's lease on a cluster lasts without renewal, in seconds. Default 30. */
       leaseSeconds?: number;
     };
+
+    /**
+     * Measuring the Flux controllers from their own metrics, so capacity figures are measured rather than
+     * estimated: through a Prometheus server that scrapes them when one is configured and has the cluster's
+     * series, else by scraping each controller pod through the Kubernetes API's pod proxy (needs `get` on
+     * `pods/proxy`). Where neither answers, figures are estimated and say why.
+     */
+    capacity?: {
+      /** Measure controllers at all. Default true. */
+      enabled?: boolean;
+      /** How often every controller is measured, in seconds (at least 5). Default 60. */
+      scrapeIntervalSeconds?: number;
+      /** The window Prometheus rates and quantiles cover, in seconds. Default 300. */
+      windowSeconds?: number;
+      /** How many hours of measurements are kept per controller for charts (one per interval; 0 to 48). Default 3. */
+      historyHours?: number;
+      /** Scraping controller pods through the Kubernetes API's pod proxy, with each cluster's own credentials. */
+      podProxy?: {
+        /** Scrape pods where Prometheus does not measure. Default true. */
+        enabled?: boolean;
+        /** Scrapes (of any cluster) at the same time, 1 to 200. Default 8. */
+        concurrency?: number;
+        /** A scrape not done, body included, after this many seconds fails; shorter than the interval. Default 10. */
+        timeoutSeconds?: number;
+        /** A scrape answering more bytes than this fails (checked while it streams). Default 4194304 (4 MiB). */
+        maxBodyBytes?: number;
+      };
+      /** A Prometheus server that scrapes the controllers, asked through its HTTP API (`/api/v1/query`). */
+      prometheus?: {
+        /** The server's URL, e.g. `https://prometheus.example.com` (Flux Fleet adds `/api/v1/query`). */
+        url: string;
+        /**
+         * A bearer token sent as `Authorization: Bearer …`.
+         * @visibility secret
+         */
+        token?: string;
+        /** The user name for basic authentication (with `password`). */
+        username?: string;
+        /**
+         * The password for basic authentication.
+         * @visibility secret
+         */
+        password?: string;
+        /**
+         * The label whose value names the cluster as `fluxFleet.clusters[].name` does (the series also need the
+         * target labels `namespace`, `deployment` and `pod`). Default `cluster`.
+         */
+        clusterLabel?: string;
+        /** A query not answered after this many seconds fails. Default 10. */
+        timeoutSeconds?: number;
+      };
+    };
   };
 }

@@ -18,6 +18,7 @@ import { ObjectOwnership } from './permissions/ObjectOwnership';
 import { ClusterWriter } from './actions/ClusterWriter';
 import { FluxActions } from './actions/FluxActions';
 import { WriteAccess } from './actions/WriteAccess';
+import { CapacityCollector } from './capacity/CapacityCollector';
 
 /**
  * The Flux Fleet backend plugin: watches every configured cluster into the fleet index, publishes its changes as
@@ -36,6 +37,7 @@ export const fluxFleetPlugin = createBackendPlugin({
         permissions: coreServices.permissions,
         permissionsRegistry: coreServices.permissionsRegistry,
         httpAuth: coreServices.httpAuth,
+        scheduler: coreServices.scheduler,
         httpRouter: coreServices.httpRouter,
         auth: coreServices.auth,
         auditor: coreServices.auditor,
@@ -50,6 +52,7 @@ export const fluxFleetPlugin = createBackendPlugin({
         permissions,
         permissionsRegistry,
         httpAuth,
+        scheduler,
         httpRouter,
         auth,
         auditor,
@@ -102,6 +105,14 @@ export const fluxFleetPlugin = createBackendPlugin({
           writeAccess,
           onActing: key => fleetSignals.objectViewed(key),
         });
+        // controller metrics for the capacity figures (a CapacitySource, for the /capacity routes to come)
+        const capacity = new CapacityCollector({
+          settings: config.capacity,
+          directory: index,
+          clients,
+          logger,
+        });
+        await capacity.start(scheduler);
         const limitList = createLimiter(config.watch.concurrentLists);
         const watch = (cluster: string) =>
           createWatcher(clients.get(cluster)!, config, fleetClusters, logger, limitList);
@@ -124,6 +135,7 @@ export const fluxFleetPlugin = createBackendPlugin({
           };
         }
         lifecycle.addShutdownHook(async () => {
+          capacity.stop();
           writeAccess.stop();
           await stopWatching();
           unsubscribe();

@@ -44,3 +44,7 @@ export * from './capacity/shardControllers';
 export * from './capacity/planOutput';
 export * from './capacity/shardingPlan';
 export * from './capacity/cluster';
+export * from './capacity/exposition';
+export * from './capacity/metricMath';
+export * from './capacity/metricMathScrapes';
+export * from './capacity/metricMathQuantity';

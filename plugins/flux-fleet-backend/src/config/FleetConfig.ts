@@ -93,6 +93,47 @@ export interface PersistenceSettings {
   leaseDurationMs: number;
 }
 
+/** Scraping controller pods through the Kubernetes API's pod proxy (`fluxFleet.capacity.podProxy`). */
+export interface PodProxySettings {
+  enabled: boolean;
+  /** Scrapes (of any cluster) that may run at the same time. */
+  concurrency: number;
+  /** A scrape not done, body included, after this long fails. */
+  timeoutMs: number;
+  /** A scrape answering more than this many bytes fails while it streams. */
+  maxBodyBytes: number;
+}
+
+/** How Flux Fleet authenticates to a Prometheus server. */
+export type PrometheusAuth =
+  | { type: 'none' }
+  | { type: 'bearer'; token: string }
+  | { type: 'basic'; username: string; password: string };
+
+/** A Prometheus server that scrapes the controllers (`fluxFleet.capacity.prometheus`). */
+export interface PrometheusSettings {
+  /** The server's URL without a trailing slash, e.g. `https://prometheus.example.com`. */
+  url: string;
+  auth: PrometheusAuth;
+  /** The label whose value names the cluster (as in `fluxFleet.clusters[].name`). */
+  clusterLabel: string;
+  /** A query not answered after this long fails. */
+  timeoutMs: number;
+}
+
+/** Measuring controllers from their metrics (`fluxFleet.capacity`, rules §12). */
+export interface CapacitySettings {
+  enabled: boolean;
+  /** How often controllers are measured. */
+  scrapeIntervalMs: number;
+  /** The window Prometheus rates and quantiles cover. */
+  windowMs: number;
+  /** Measurements kept per controller for charts (one per interval). */
+  historyPoints: number;
+  podProxy: PodProxySettings;
+  prometheus?: PrometheusSettings;
+}
+
 /** Everything Flux Fleet reads from `fluxFleet.*` (and `kubernetes.clusterLocatorMethods`). */
 export interface FleetConfig {
   clusters: ClusterConfig[];
@@ -100,4 +141,5 @@ export interface FleetConfig {
   watch: WatchSettings;
   analysis: AnalysisSettings;
   persistence: PersistenceSettings;
+  capacity: CapacitySettings;
 }

@@ -10,6 +10,7 @@ import type {
 import { FleetConfigError } from './FleetConfigError';
 import { readClusterConfig } from './readClusterConfig';
 import { readKubernetesPluginClusters } from './readKubernetesPluginClusters';
+import { readCapacitySettings } from './readCapacitySettings';
 
 /**
  * Reads and validates `fluxFleet.*` (and, unless `fluxFleet.readKubernetesPluginClusters` is false, the clusters
@@ -67,6 +68,7 @@ export function readFleetConfig(
     watch: readWatchSettings(config),
     analysis: readAnalysisSettings(config),
     persistence: readPersistenceSettings(config),
+    capacity: readCapacitySettings(config),
   };
 }
 
@@ -120,7 +122,7 @@ function readTenants(config: Config): TenantRule[] {
 }
 
 /** A positive number of seconds (fractions allowed), in milliseconds. */
-function readSeconds(
+export function readSeconds(
   config: Config,
   key: string,
   defaultSeconds: number,

@@ -1,0 +1,166 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mockServices } from '@backstage/backend-test-utils';
+import type { FluxController, InstanceSummary } from '@flux-fleet/plugin-flux-fleet-common';
+import type { CapacitySettings } from '../config/FleetConfig';
+import { CapacityCollector } from './CapacityCollector';
+import { FakeClusterApi } from './__testUtils__/fakeClusterApi';
+import { exposition } from './__testUtils__/metricsFixtures';
+
+const controller = (cluster: string, name: string, component: FluxController['component']): FluxController => ({
+  cluster,
+  instance: 'flux-system',
+  name,
+  component,
+  shard: 'main',
+  watchAllNamespaces: true,
+  concurrent: 4,
+  noCrossNamespaceRefs: false,
+  noRemoteBases: false,
+  operatorManaged: false,
+});
+
+const instance = (cluster: string, controllers: FluxController[]): InstanceSummary => ({
+  cluster,
+  name: 'flux-system',
+  operatorManaged: false,
+  watchAllNamespaces: true,
+  lockdown: false,
+  shards: ['main'],
+  controllers,
+  objectCount: 0,
+});
+
+const instances = [
+  instance('eu-1', [controller('eu-1', 'kustomize-controller', 'kustomize-controller')]),
+  instance('us-1', [
+    controller('us-1', 'helm-controller', 'helm-controller'),
+    controller('us-1', 'kustomize-controller', 'kustomize-controller'),
+  ]),
+];
+const directory = {
+  instances: (cluster?: string) => instances.filter(i => cluster === undefined || i.cluster === cluster),
+};
+
+const settings = (prometheusUrl?: string, extra: Partial<CapacitySettings> = {}): CapacitySettings => ({
+  enabled: true,
+  scrapeIntervalMs: 60_000,
+  windowMs: 300_000,
+  historyPoints: 2,
+  podProxy: { enabled: true, concurrency: 4, timeoutMs: 2000, maxBodyBytes: 1024 * 1024 },
+  prometheus: prometheusUrl
+    ? { url: prometheusUrl, auth: { type: 'none' }, clusterLabel: 'cluster', timeoutMs: 2000 }
+    : undefined,
+  ...extra,
+});
+
+describe('CapacityCollector', () => {
+  const eu = new FakeClusterApi();
+  const us = new FakeClusterApi();
+  let prometheus: http.Server;
+  let prometheusUrl: string;
+
+  beforeAll(async () => {
+    await eu.start();
+    await us.start();
+    // a Prometheus that scrapes eu-1 only: every figure query answers one series for eu-1, none for us-1
+    prometheus = http.createServer((req, res) => {
+      const query = new URL(req.url!, 'http://x').searchParams.get('query') ?? '';
+      const result = query.includes('cluster="eu-1"')
+        ? [{ metric: { namespace: 'flux-system', deployment: 'kustomize-controller', pod: 'kc-eu' }, value: [0, '2'] }]
+        : [];
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'success', data: { resultType: 'vector', result } }));
+    });
+    await new Promise<void>(resolve => prometheus.listen(0, '127.0.0.1', resolve));
+    prometheusUrl = `http://127.0.0.1:${(prometheus.address() as AddressInfo).port}`;
+    eu.set({ namespace: 'flux-system', name: 'kustomize-controller', pods: { 'kc-eu': { text: exposition({ reconciles: 1 }) } } });
+    us.set({ namespace: 'flux-system', name: 'kustomize-controller', pods: { 'kc-us': { text: exposition({ reconciles: 100 }) } } });
+    us.set({
+      namespace: 'flux-system',
+      name: 'helm-controller',
+      pods: { 'hc-us': { status: 403, body: '{"kind":"Status","reason":"Forbidden","message":"forbidden"}' } },
+    });
+  });
+  afterAll(async () => {
+    await eu.stop();
+    await us.stop();
+    prometheus.close();
+  });
+
+  it('prefers Prometheus, falls back to the pod proxy, and says why a controller has neither', async () => {
+    let now = 1_700_000_000_000;
+    const collector = new CapacityCollector({
+      settings: settings(prometheusUrl),
+      directory,
+      clients: new Map([
+        ['eu-1', eu.client('eu-1')],
+        ['us-1', us.client('us-1')],
+      ]),
+      logger: mockServices.logger.mock(),
+      now: () => now,
+    });
+    expect(collector.measurements('eu-1')[0].unmeasured).toEqual([
+      'not measured yet: the first collection has not finished',
+    ]);
+
+    await collector.collect();
+    now += 60_000;
+    us.set({ namespace: 'flux-system', name: 'kustomize-controller', pods: { 'kc-us': { text: exposition({ reconciles: 160 }) } } });
+    await collector.collect();
+
+    const [euKc, usHc, usKc] = collector.measurements();
+    expect(euKc.key).toBe('eu-1/flux-system/kustomize-controller');
+    expect(euKc.measurement).toMatchObject({ source: 'prometheus', reconcilesPerSecond: 2, pods: ['kc-eu'] });
+    expect(euKc.unmeasured).toEqual([]);
+
+    expect(usKc.measurement).toMatchObject({ source: 'pod-proxy', reconcilesPerSecond: 1, windowSeconds: 60 });
+    expect(usKc.unmeasured).toEqual([
+      `Prometheus: Prometheus at ${prometheusUrl} has no series of deployment "kustomize-controller" in namespace "flux-system" with cluster="us-1"`,
+    ]);
+
+    expect(usHc.measurement).toBeUndefined();
+    expect(usHc.unmeasured).toEqual([
+      `Prometheus: Prometheus at ${prometheusUrl} has no series of deployment "helm-controller" in namespace "flux-system" with cluster="us-1"`,
+      'pod proxy: pod hc-us: the scrape answered 403 Forbidden: the credentials lack get on pods/proxy (see the ClusterRole in the README)',
+    ]);
+    expect(usHc.bySource['pod-proxy']?.pods).toEqual([]);
+
+    // history keeps the last two rounds (historyPoints), oldest first
+    now += 60_000;
+    await collector.collect();
+    const history = collector.history('us-1/flux-system/kustomize-controller');
+    expect(history.map(p => p.measuredAt)).toEqual([
+      new Date(now - 60_000).toISOString(),
+      new Date(now).toISOString(),
+    ]);
+    expect(history[1]).toMatchObject({ source: 'pod-proxy', reconcilesPerSecond: 0 });
+    expect(collector.history('us-1/flux-system/helm-controller')).toEqual([]);
+  });
+
+  it.each([
+    [{ enabled: false }, 'not measured: fluxFleet.capacity.enabled is false'],
+    [
+      { podProxy: { enabled: false, concurrency: 1, timeoutMs: 1000, maxBodyBytes: 1024 } },
+      'not measured: fluxFleet.capacity.prometheus is not set and fluxFleet.capacity.podProxy.enabled is false',
+    ],
+  ])('with %j every controller says why it is not measured', (extra, why) => {
+    const collector = new CapacityCollector({
+      settings: settings(undefined, extra),
+      directory,
+      clients: new Map([['eu-1', eu.client('eu-1')]]),
+      logger: mockServices.logger.mock(),
+    });
+    expect(collector.measurements()).toEqual([
+      {
+        key: 'eu-1/flux-system/kustomize-controller',
+        cluster: 'eu-1',
+        namespace: 'flux-system',
+        deployment: 'kustomize-controller',
+        component: 'kustomize-controller',
+        unmeasured: [why],
+        bySource: {},
+      },
+    ]);
+  });
+});

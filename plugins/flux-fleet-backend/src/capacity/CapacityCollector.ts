@@ -1,0 +1,195 @@
+import type { LoggerService, SchedulerService } from '@backstage/backend-plugin-api';
+import type { ControllerMeasurement, FluxController, InstanceSummary } from '@flux-fleet/plugin-flux-fleet-common';
+import type { ClusterClient } from '../cluster/ClusterClient';
+import { createLimiter } from '../cluster/createLimiter';
+import type { CapacitySettings } from '../config/FleetConfig';
+import type { CapacityHistoryPoint, CapacitySource, ControllerCapacityReading } from './CapacitySource';
+import { PodProxySource } from './PodProxySource';
+import { PrometheusSource } from './PrometheusSource';
+
+const FIGURES = [
+  'maxConcurrentReconciles', 'activeWorkers', 'reconcilesPerSecond', 'reconcileErrorsPerSecond',
+  'reconcileTimeMeanSeconds', 'reconcileTimeP95Seconds', 'queueDepth', 'queueDepthTrendPerMinute',
+  'queueWaitP95Seconds', 'apiRequestsPerSecond', 'apiThrottledPerSecond', 'cpuCores', 'memoryBytes',
+] as const;
+
+/** True when a measurement has at least one figure read from metrics (container limits do not count). */
+export function hasFigures(m: ControllerMeasurement | undefined): boolean {
+  return !!m && FIGURES.some(f => m[f] !== undefined);
+}
+
+function historyPoint(m: ControllerMeasurement): CapacityHistoryPoint {
+  const { cluster, namespace, deployment, component, pods, problems, ...point } = m;
+  return point;
+}
+
+/** Where the collector reads which controllers exist. */
+export interface ControllerDirectory {
+  instances(cluster?: string): InstanceSummary[];
+}
+
+/**
+ * Measures every Flux controller of every watched cluster each scrape interval (rules §12): through the
+ * configured Prometheus server when it has the controller's series, else by scraping its pods through the
+ * Kubernetes API's pod proxy, else not at all, saying why. Keeps the latest measurement per controller and source
+ * and a bounded history of the one used.
+ */
+export class CapacityCollector implements CapacitySource {
+  private readonly readings = new Map<string, ControllerCapacityReading>();
+  private readonly histories = new Map<string, CapacityHistoryPoint[]>();
+  private readonly podProxy?: PodProxySource;
+  private readonly prometheus?: PrometheusSource;
+  private readonly abort = new AbortController();
+  private readonly limitClusters: ReturnType<typeof createLimiter>;
+
+  constructor(
+    private readonly options: {
+      settings: CapacitySettings;
+      directory: ControllerDirectory;
+      clients: ReadonlyMap<string, ClusterClient>;
+      logger: LoggerService;
+      now?: () => number;
+    },
+  ) {
+    const { settings, now } = options;
+    const intervalSeconds = settings.scrapeIntervalMs / 1000;
+    if (settings.podProxy.enabled) {
+      this.podProxy = new PodProxySource(settings.podProxy, createLimiter(settings.podProxy.concurrency), intervalSeconds, now);
+    }
+    if (settings.prometheus) {
+      this.prometheus = new PrometheusSource(settings.prometheus, settings.windowMs / 1000, now);
+    }
+    this.limitClusters = createLimiter(settings.podProxy.concurrency);
+  }
+
+  /** Schedules {@link collect} every scrape interval (local to this replica: the figures live in its memory). */
+  async start(scheduler: SchedulerService): Promise<void> {
+    const { settings } = this.options;
+    if (!settings.enabled) return;
+    await scheduler.scheduleTask({
+      id: 'flux-fleet-capacity-collect',
+      scope: 'local',
+      frequency: { milliseconds: settings.scrapeIntervalMs },
+      timeout: { milliseconds: Math.max(2 * settings.scrapeIntervalMs, 60_000) },
+      initialDelay: { seconds: 5 },
+      signal: this.abort.signal,
+      fn: () => this.collect(),
+    });
+  }
+
+  /** Stops collecting and cancels the requests of a round under way. */
+  stop() {
+    this.abort.abort();
+  }
+
+  measurements(cluster?: string): ControllerCapacityReading[] {
+    const known = this.controllers(cluster);
+    return known
+      .map(c => this.readings.get(keyOf(c)) ?? this.unmeasuredReading(c, [this.whyNotMeasuredYet()]))
+      .sort((a, b) => a.key.localeCompare(b.key));
+  }
+
+  history(controllerKey: string): CapacityHistoryPoint[] {
+    return [...(this.histories.get(controllerKey) ?? [])];
+  }
+
+  /** One round: measures every controller of every cluster; never throws. */
+  async collect(): Promise<void> {
+    const signal = this.abort.signal;
+    this.podProxy?.beginRound();
+    const clusters = [...this.options.clients.keys()];
+    const counts = await Promise.all(
+      clusters.map(cluster => this.limitClusters(() => this.collectCluster(cluster, signal))),
+    );
+    const measured = counts.reduce((a, c) => a + c.measured, 0);
+    const total = counts.reduce((a, c) => a + c.total, 0);
+    this.options.logger.debug(`Flux Fleet measured ${measured} of ${total} controllers from their metrics`);
+  }
+
+  private async collectCluster(cluster: string, signal: AbortSignal) {
+    const controllers = this.controllers(cluster);
+    const client = this.options.clients.get(cluster)!;
+    const reasons = new Map<string, string[]>(controllers.map(c => [keyOf(c), []]));
+    const chosen = new Map<string, ControllerMeasurement>();
+    const bySource = new Map<string, ControllerCapacityReading['bySource']>(controllers.map(c => [keyOf(c), {}]));
+    if (this.prometheus) {
+      const answer = await this.prometheus.measureCluster(cluster, controllers, signal);
+      for (const m of answer.measurements) {
+        const key = `${cluster}/${m.namespace}/${m.deployment}`;
+        bySource.get(key)!.prometheus = m;
+        if (hasFigures(m)) chosen.set(key, m);
+        else {
+          reasons.get(key)!.push(
+            `Prometheus: its series of the controller gave no figure over the window${m.problems.length ? ` (${m.problems.join('; ')})` : ''}`,
+          );
+        }
+      }
+      for (const c of controllers) {
+        const why = answer.unmeasured.get('*') ?? answer.unmeasured.get(`${c.instance}/${c.name}`);
+        if (why) reasons.get(keyOf(c))!.push(`Prometheus: ${why}`);
+      }
+    }
+    const rest = controllers.filter(c => !chosen.has(keyOf(c)));
+    if (this.podProxy && rest.length) {
+      for (const m of await this.podProxy.measureCluster(client, rest, signal)) {
+        const key = `${cluster}/${m.namespace}/${m.deployment}`;
+        bySource.get(key)!['pod-proxy'] = m;
+        if (hasFigures(m)) chosen.set(key, m);
+        else reasons.get(key)!.push(...(m.problems.length ? m.problems : ['no figures']).map(p => `pod proxy: ${p}`));
+      }
+    }
+    if (signal.aborted) return { measured: 0, total: controllers.length };
+    for (const c of controllers) {
+      const key = keyOf(c);
+      const measurement = chosen.get(key);
+      if (!this.podProxy && !measurement) {
+        reasons.get(key)!.push('pod proxy: not used (fluxFleet.capacity.podProxy.enabled is false)');
+      }
+      this.readings.set(key, { ...this.unmeasuredReading(c, reasons.get(key)!), measurement, bySource: bySource.get(key)! });
+      if (measurement) this.remember(key, measurement);
+    }
+    return { measured: chosen.size, total: controllers.length };
+  }
+
+  private remember(key: string, m: ControllerMeasurement) {
+    const limit = this.options.settings.historyPoints;
+    if (limit <= 0) return;
+    const points = this.histories.get(key) ?? [];
+    points.push(historyPoint(m));
+    if (points.length > limit) points.splice(0, points.length - limit);
+    this.histories.set(key, points);
+  }
+
+  private controllers(cluster?: string): FluxController[] {
+    const clusters = cluster === undefined ? undefined : [cluster];
+    return (clusters ?? [undefined])
+      .flatMap(c => this.options.directory.instances(c))
+      .flatMap(i => i.controllers)
+      .filter(c => this.options.clients.has(c.cluster));
+  }
+
+  private whyNotMeasuredYet(): string {
+    const { settings } = this.options;
+    if (!settings.enabled) return 'not measured: fluxFleet.capacity.enabled is false';
+    if (!this.prometheus && !this.podProxy) {
+      return 'not measured: fluxFleet.capacity.prometheus is not set and fluxFleet.capacity.podProxy.enabled is false';
+    }
+    return 'not measured yet: the first collection has not finished';
+  }
+
+  private unmeasuredReading(c: FluxController, unmeasured: string[]): ControllerCapacityReading {
+    return {
+      key: keyOf(c),
+      cluster: c.cluster,
+      namespace: c.instance,
+      deployment: c.name,
+      component: c.component,
+      unmeasured,
+      bySource: {},
+    };
+  }
+}
+
+function keyOf(c: FluxController): string {
+  return `${c.cluster}/${c.instance}/${c.name}`;
+}

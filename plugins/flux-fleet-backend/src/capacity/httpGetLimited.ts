@@ -1,0 +1,108 @@
+import http from 'node:http';
+import https from 'node:https';
+
+/** Why a {@link httpGetLimited} request failed. */
+export type LimitedGetFailure = 'timeout' | 'too-large' | 'network' | 'aborted';
+
+/** A failed {@link httpGetLimited} request; the message says what happened, never what credentials were sent. */
+export class LimitedGetError extends Error {
+  constructor(readonly failure: LimitedGetFailure, message: string) {
+    super(message);
+    this.name = 'LimitedGetError';
+  }
+}
+
+/** The answer of {@link httpGetLimited}: any status, its body as text. */
+export interface LimitedGetAnswer {
+  status: number;
+  contentType?: string;
+  body: string;
+}
+
+/** Limits of one request. */
+export interface LimitedGetOptions {
+  /** The whole request, body included, must be done within this many milliseconds. */
+  timeoutMs: number;
+  /** A body longer than this many bytes is refused while it streams, never held whole. */
+  maxBytes: number;
+  /** Agent, TLS and header options (a cluster's credentials from client-node's `applyToHTTPSOptions`). */
+  requestOptions?: https.RequestOptions;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+const formatBytes = (n: number) =>
+  n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 1 : 0)} MiB` : `${Math.round(n / 1024)} KiB`;
+
+/**
+ * GETs a URL with a deadline over the whole exchange (a metrics endpoint that answers the headers and then hangs
+ * mid-body fails too) and a cap on the body, checked while it streams (a `Content-Length` over the cap fails at
+ * once). Metrics are read rarely and small, so this is separate from the watch layer's client.
+ */
+export function httpGetLimited(url: URL, options: LimitedGetOptions): Promise<LimitedGetAnswer> {
+  const transport = url.protocol === 'http:' ? http : https;
+  const base = options.requestOptions ?? {};
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let req: http.ClientRequest | undefined = undefined;
+    let deadline: NodeJS.Timeout | undefined = undefined;
+    function onAbort() {
+      // eslint-disable-next-line @typescript-eslint/no-use-before-define
+      finish(new LimitedGetError('aborted', 'was cancelled'));
+    }
+    const finish = (outcome: LimitedGetAnswer | LimitedGetError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (outcome instanceof LimitedGetError) {
+        req?.destroy();
+        reject(outcome);
+      } else resolve(outcome);
+    };
+    const tooLarge = () =>
+      new LimitedGetError('too-large', `answered more than ${formatBytes(options.maxBytes)}`);
+    deadline = setTimeout(
+      () => finish(new LimitedGetError('timeout', `did not answer within ${options.timeoutMs / 1000} s`)),
+      options.timeoutMs,
+    );
+    req = transport.request(
+      url,
+      { ...base, method: 'GET', headers: { ...base.headers, ...options.headers } },
+      res => {
+        const declared = Number(res.headers['content-length']);
+        if (declared > options.maxBytes) {
+          finish(tooLarge());
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxBytes) finish(tooLarge());
+          else chunks.push(chunk);
+        });
+        res.on('error', error => finish(new LimitedGetError('network', `broke off: ${error.message}`)));
+        res.on('end', () =>
+          finish({
+            status: res.statusCode ?? 0,
+            contentType: res.headers['content-type'],
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
+    req.on('error', error => {
+      const code = (error as NodeJS.ErrnoException).code;
+      finish(
+        new LimitedGetError(
+          'network',
+          `cannot be reached: ${code && !error.message.includes(code) ? `${code} ` : ''}${error.message}`,
+        ),
+      );
+    });
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    req.end();
+  });
+}

@@ -1,0 +1,51 @@
+import { parseExposition } from './parseExposition';
+
+describe('parseExposition', () => {
+  it('keeps every label set of a histogram apart, with its _sum and _count', () => {
+    const samples = parseExposition(
+      [
+        '# HELP controller_runtime_reconcile_time_seconds Length of time per reconciliation per controller',
+        '# TYPE controller_runtime_reconcile_time_seconds histogram',
+        'controller_runtime_reconcile_time_seconds_bucket{controller="gitrepository",le="1"} 1',
+        'controller_runtime_reconcile_time_seconds_bucket{controller="gitrepository",le="+Inf"} 2',
+        'controller_runtime_reconcile_time_seconds_sum{controller="gitrepository"} 3.5',
+        'controller_runtime_reconcile_time_seconds_count{controller="gitrepository"} 2',
+        'controller_runtime_reconcile_time_seconds_bucket{controller="helmchart",le="1"} 5',
+        'controller_runtime_reconcile_time_seconds_bucket{controller="helmchart",le="+Inf"} 7',
+        'controller_runtime_reconcile_time_seconds_sum{controller="helmchart"} 9',
+        'controller_runtime_reconcile_time_seconds_count{controller="helmchart"} 7',
+      ].join('\n'), // no newline after the last line
+    );
+    expect(samples).toHaveLength(8);
+    expect(samples).toContainEqual({
+      name: 'controller_runtime_reconcile_time_seconds_bucket',
+      labels: { controller: 'gitrepository', le: '1' },
+      value: 1,
+    });
+    expect(samples[samples.length - 1]).toEqual({
+      name: 'controller_runtime_reconcile_time_seconds_count',
+      labels: { controller: 'helmchart' },
+      value: 7,
+    });
+  });
+
+  it('reads NaN, +Inf, escapes and timestamps', () => {
+    expect(
+      parseExposition('a{x="q\\"uote"} NaN\nb +Inf 1700000000000\nc -Inf\n'),
+    ).toEqual([
+      { name: 'a', labels: { x: 'q"uote' }, value: NaN },
+      { name: 'b', labels: {}, value: Infinity },
+      { name: 'c', labels: {}, value: -Infinity },
+    ]);
+  });
+
+  it.each([
+    ['HTML', '<html>\n<body>502 Bad Gateway</body>\n', /'<html>' is not a metric name/],
+    ['JSON', '{"kind":"Status","code":500}', /not the Prometheus text format: no sample in it \(it starts '\{"kind"/],
+    ['an empty body', '\n', /it is empty/],
+    ['garbage bytes', '\u0000\u0001{=', /not the Prometheus text format/],
+    ['words', 'hello world\n', /the value of hello is 'world', not a number/],
+  ])('refuses %s with a message saying why', (_, text, message) => {
+    expect(() => parseExposition(text)).toThrow(message);
+  });
+});
