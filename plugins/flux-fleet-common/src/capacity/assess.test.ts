@@ -27,7 +27,7 @@ describe('assessController', () => {
     expect(c.verdict).toBe('over-capacity');
     expect(c.reasons[0].code).toBe('utilisation-over');
     expect(c.reasons[0].text).toBe(
-      'utilisation 230 % (estimated) (9.2 of 4 workers busy) is at or above 95 %',
+      'utilisation 230 % (estimated; 9.2 of 4 workers busy) is at or above 95 %',
     );
     expect(c.headroomObjects).toBe(0);
     expect(c.headroomText).toBe('none');
@@ -56,7 +56,9 @@ describe('assessController', () => {
     expect(c.figures.utilisation).toEqual({ value: 0.23, source: 'measured' });
     expect(c.figures.concurrent.source).toBe('measured');
     expect(c.verdict).toBe('ok');
-    expect(c.reasons.map(r => r.code)).toEqual(['utilisation-low']);
+    expect(c.reasons.map(r => r.text)).toEqual([
+      'utilisation 23 % (0.9 of 4 workers busy) is below 70 %',
+    ]);
     expect(c.headroomObjects).toBe(4904);
     expect(c.headroomText).toBe('about 4,900');
     expect(c.estimatedBusyWorkers).toBeCloseTo(9.2);

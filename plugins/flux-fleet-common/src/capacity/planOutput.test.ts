@@ -1,3 +1,4 @@
+import { parse } from 'yaml';
 import { kustomizationObject } from '../fixtures/objectBuilders';
 import { recordOf, sourceObject } from '../fixtures/capacity';
 import { BOOTSTRAP, KEY, planFor as plan } from '../fixtures/shardingScenario';
@@ -116,5 +117,70 @@ describe('the changes of a sharding plan', () => {
     expect(p.kustomizePatch).toContain(
       '          sharding.fluxcd.io/key: null\n',
     );
+  });
+});
+
+describe('the YAML a plan gives to download', () => {
+  it('parses, and each patch says the label it sets', () => {
+    const p = plan({ shards: 2 });
+    const file = parse(p.kustomizePatch) as {
+      patches: Array<{ target: Record<string, string>; patch: string }>;
+    };
+    expect(file.patches.length).toBeGreaterThan(0);
+    for (const { target, patch } of file.patches) {
+      const body = parse(patch) as {
+        kind: string;
+        metadata: { labels: Record<string, string> };
+      };
+      expect(body.kind).toBe(target.kind);
+      expect(body.metadata.labels[KEY]).toMatch(/^shard[12]$/);
+    }
+    const files =
+      p.controllers?.kind === 'bootstrap' ? p.controllers.files : [];
+    for (const f of files) {
+      const k = parse(f.content) as {
+        kind: string;
+        resources: string[];
+        patches?: Array<{ patch: string }>;
+      };
+      expect(k.kind).toBe('Kustomization');
+      for (const patch of k.patches ?? [])
+        expect(() => parse(patch.patch)).not.toThrow();
+    }
+    const shard1 = parse(files[1].content) as {
+      patches: Array<{
+        target: { kind: string; name?: string };
+        patch: string;
+      }>;
+    };
+    const selector = shard1.patches.find(
+      x =>
+        x.target.kind === 'Deployment' &&
+        x.target.name ===
+          '(source-controller|kustomize-controller|helm-controller)',
+    );
+    expect(parse(selector!.patch)).toEqual([
+      {
+        op: 'add',
+        path: '/spec/template/spec/containers/0/args/-',
+        value: '--watch-label-selector=sharding.fluxcd.io/key=shard1',
+      },
+    ]);
+  });
+
+  it('gives the operator a FluxInstance patch that parses', () => {
+    const p = plan({
+      operatorManaged: true,
+      controllers: BOOTSTRAP.map(c => ({ ...c, operatorManaged: true })),
+      shards: 1,
+    });
+    const patch =
+      p.controllers?.kind === 'flux-instance' ? p.controllers.patch : '';
+    expect(parse(patch)).toEqual({
+      apiVersion: 'fluxcd.controlplane.io/v1',
+      kind: 'FluxInstance',
+      metadata: { name: 'flux', namespace: 'flux-system' },
+      spec: { sharding: { key: 'sharding.fluxcd.io/key', shards: ['shard1'] } },
+    });
   });
 });

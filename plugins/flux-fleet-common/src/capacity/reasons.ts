@@ -15,8 +15,9 @@ import {
   UTILISATION_OVER_CAPACITY,
 } from './thresholds';
 
-function label(source: FigureSource): string {
-  return source === 'estimated' ? ' (estimated)' : '';
+/** "(estimated; 9.2 of 4 workers busy)" or "(3.6 of 4 workers busy)". */
+function label(source: FigureSource, of: string): string {
+  return source === 'estimated' ? ` (estimated; ${of})` : ` (${of})`;
 }
 
 function utilisationReason(
@@ -40,7 +41,8 @@ function utilisationReason(
       threshold: UTILISATION_OVER_CAPACITY,
       text: `utilisation ${formatPercent(u.value)}${label(
         u.source,
-      )} (${of}) is at or above ${formatPercent(UTILISATION_OVER_CAPACITY)}`,
+        of,
+      )} is at or above ${formatPercent(UTILISATION_OVER_CAPACITY)}`,
     };
   }
   if (u.value >= UTILISATION_NEAR_CAPACITY) {
@@ -51,7 +53,8 @@ function utilisationReason(
       threshold: UTILISATION_NEAR_CAPACITY,
       text: `utilisation ${formatPercent(u.value)}${label(
         u.source,
-      )} (${of}) is at or above ${formatPercent(UTILISATION_NEAR_CAPACITY)}`,
+        of,
+      )} is at or above ${formatPercent(UTILISATION_NEAR_CAPACITY)}`,
     };
   }
   return {
@@ -61,7 +64,8 @@ function utilisationReason(
     threshold: UTILISATION_NEAR_CAPACITY,
     text: `utilisation ${formatPercent(u.value)}${label(
       u.source,
-    )} (${of}) is below ${formatPercent(UTILISATION_NEAR_CAPACITY)}`,
+      of,
+    )} is below ${formatPercent(UTILISATION_NEAR_CAPACITY)}`,
   };
 }
 
