@@ -8,7 +8,7 @@
 import type { ResourceType } from '../api/resourceTypes';
 import type { ClusterPlan } from '../fleet/clusterPlan';
 import type { FluxObjectRecord } from '../fleet/model';
-import { parseStored, type ClusterStore } from '../store/clusterStore';
+import type { ClusterStore } from '../store/clusterStore';
 
 /** Utilisation targets of the demo's loaded controllers, by archetype index and Deployment (in flux-system). */
 export const DEMO_TARGETS: ReadonlyArray<{
@@ -92,12 +92,13 @@ export function writeObservedDurations(
 ): void {
   for (const record of records) {
     if (record.kind !== 'Kustomization' || !record.load) continue;
-    const stored = store.get(type, record.namespace, record.name);
-    if (!stored) continue;
-    const object = parseStored(stored);
-    const last = object.status?.history?.[0];
-    if (!last || typeof last !== 'object') continue;
-    last.lastReconciledDuration = goDuration(record.load.reconcileSeconds);
-    store.put(type, object);
+    const duration = JSON.stringify(goDuration(record.load.reconcileSeconds));
+    // One history entry per generated Kustomization: its only lastReconciledDuration.
+    store.editBeforeLoad(type, record.namespace, record.name, json =>
+      json.replace(
+        /"lastReconciledDuration":"[^"]*"/,
+        `"lastReconciledDuration":${duration}`,
+      ),
+    );
   }
 }
