@@ -241,6 +241,20 @@ jest.setTimeout(120_000);
       const denied = await kubectl(['get', '--raw', path], readOnly);
       expect(denied.stderr).toMatch(/Forbidden|forbidden/);
       expect(denied.stderr).toContain('pods/proxy');
+      // What a client asks before it tries (`auth can-i` names a subresource with --subresource).
+      const canI = await kubectl(
+        [
+          'auth',
+          'can-i',
+          'get',
+          'pods',
+          '--subresource=proxy',
+          '-n',
+          'flux-system',
+        ],
+        readOnly,
+      );
+      expect(canI.stdout.trim()).toMatch(/^no\b/);
 
       expect((await kubectl(['get', '--raw', path])).code).toBe(0);
       await sim.setFault(cluster, { podsProxyForbidden: false });

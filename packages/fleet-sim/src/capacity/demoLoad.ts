@@ -5,8 +5,10 @@
  * `prod-eu-west-1` (the first) kustomize-controller-shard1 is near it (ρ = 0.8), and every other controller stays
  * at ρ ≤ 0.45 — at least 0.05 away from the 0.7 and 0.95 thresholds, so tests never sit on an edge.
  */
+import type { ResourceType } from '../api/resourceTypes';
 import type { ClusterPlan } from '../fleet/clusterPlan';
 import type { SimulatedObject } from '../fleet/model';
+import type { ClusterStore } from '../store/clusterStore';
 
 /** Utilisation targets of the demo's loaded controllers, by archetype index and Deployment (in flux-system). */
 export const DEMO_TARGETS: ReadonlyArray<{
@@ -68,5 +70,35 @@ export function shapeDemoLoad(
         ...record.load!,
         reconcileSeconds: record.load!.reconcileSeconds * factor,
       };
+  }
+}
+
+/** A duration as Go's `time.Duration.String()` writes it (`34.04s`, `1m12.5s`), to milliseconds. */
+export function goDuration(seconds: number): string {
+  const ms = Math.round(seconds * 1000);
+  const minutes = Math.floor(ms / 60_000);
+  const rest = Number(((ms % 60_000) / 1000).toFixed(3));
+  return minutes > 0 ? `${minutes}m${rest}s` : `${rest}s`;
+}
+
+/**
+ * Writes each Kustomization's modelled reconcile duration into its `status.history[0].lastReconciledDuration`
+ * (Flux 2.7+), so that what the object says and what its controller's metrics say agree.
+ */
+export function writeObservedDurations(
+  store: ClusterStore,
+  type: ResourceType,
+  records: Iterable<SimulatedObject>,
+): void {
+  for (const record of records) {
+    if (record.kind !== 'Kustomization' || !record.load) continue;
+    const duration = JSON.stringify(goDuration(record.load.reconcileSeconds));
+    // One history entry per generated Kustomization: its only lastReconciledDuration.
+    store.editBeforeLoad(type, record.namespace, record.name, json =>
+      json.replace(
+        /"lastReconciledDuration":"[^"]*"/,
+        `"lastReconciledDuration":${duration}`,
+      ),
+    );
   }
 }

@@ -18,7 +18,7 @@ import {
   operatorDeployment,
 } from './installObjects';
 import type { SimulatedObject } from './model';
-import { shapeDemoLoad } from '../capacity/demoLoad';
+import { shapeDemoLoad, writeObservedDurations } from '../capacity/demoLoad';
 import { ControllerPods } from '../sim/controllerPods';
 import { platformObjects } from './platformObjects';
 import { planServices } from './servicePlans';
@@ -187,6 +187,12 @@ export function generateCluster(
     );
   }
   shapeDemoLoad(plan, ctx.b.records.values());
+  if (ctx.b.serves('Kustomization') && plan.release.minor >= 7)
+    writeObservedDurations(
+      ctx.b.store,
+      ctx.b.type('Kustomization'),
+      ctx.b.records.values(),
+    );
   emitEvents(ctx);
   ctx.b.store.markLoaded();
   return {

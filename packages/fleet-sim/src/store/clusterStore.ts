@@ -207,6 +207,28 @@ export class ClusterStore {
   }
 
   /**
+   * While the initial load lasts: edits an object's stored JSON text in place, keeping its resourceVersion (a
+   * generator post-pass; at fleet M re-parsing and re-storing 30k Kustomizations took 5 s, a text edit 1 s).
+   */
+  editBeforeLoad(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    edit: (json: string) => string,
+  ): void {
+    if (this.loaded)
+      throw new Error('editBeforeLoad is only for the initial load');
+    const table = this.table(type);
+    const key = objectKey(namespace, name);
+    const old = table.objects.get(key);
+    if (!old) return;
+    table.set(key, {
+      ...old,
+      body: ownBuffer(edit(old.body.toString('utf8'))),
+    });
+  }
+
+  /**
    * Ends the initial load: changes made so far are history no watch can replay (as after an etcd compaction),
    * and the change log starts here.
    */
