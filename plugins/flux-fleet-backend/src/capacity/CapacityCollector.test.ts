@@ -90,6 +90,7 @@ describe('CapacityCollector', () => {
 
   it('prefers Prometheus, falls back to the pod proxy, and says why a controller has neither', async () => {
     let now = 1_700_000_000_000;
+    const logger = mockServices.logger.mock();
     const collector = new CapacityCollector({
       settings: settings(prometheusUrl),
       directory,
@@ -97,7 +98,7 @@ describe('CapacityCollector', () => {
         ['eu-1', eu.client('eu-1')],
         ['us-1', us.client('us-1')],
       ]),
-      logger: mockServices.logger.mock(),
+      logger,
       now: () => now,
     });
     expect(collector.measurements('eu-1')[0].unmeasured).toEqual([
@@ -125,6 +126,12 @@ describe('CapacityCollector', () => {
       'pod proxy: pod hc-us: the scrape answered 403 Forbidden: the credentials lack get on pods/proxy (see the ClusterRole in the README)',
     ]);
     expect(usHc.bySource['pod-proxy']?.pods).toEqual([]);
+
+    // the operator hears once, not every round, which controller cannot be measured and why
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.stringMatching(/^Flux Fleet cannot measure controller us-1\/flux-system\/helm-controller from its metrics; its capacity figures are estimated: Prometheus: .*; pod proxy: pod hc-us: the scrape answered 403 Forbidden/),
+    );
 
     // history keeps the last two rounds (historyPoints), oldest first
     now += 60_000;

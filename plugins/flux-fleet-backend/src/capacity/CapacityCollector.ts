@@ -145,10 +145,27 @@ export class CapacityCollector implements CapacitySource {
       if (!this.podProxy && !measurement) {
         reasons.get(key)!.push('pod proxy: not used (fluxFleet.capacity.podProxy.enabled is false)');
       }
+      const before = this.readings.get(key);
       this.readings.set(key, { ...this.unmeasuredReading(c, reasons.get(key)!), measurement, bySource: bySource.get(key)! });
       if (measurement) this.remember(key, measurement);
+      this.logChange(key, before, measurement, reasons.get(key)!);
     }
     return { measured: chosen.size, total: controllers.length };
+  }
+
+  /** Logs when a controller stops or starts being measured, not every round. */
+  private logChange(
+    key: string,
+    before: ControllerCapacityReading | undefined,
+    measurement: ControllerMeasurement | undefined,
+    reasons: string[],
+  ) {
+    const { logger } = this.options;
+    if (!measurement && (!before || before.measurement)) {
+      logger.warn(`Flux Fleet cannot measure controller ${key} from its metrics; its capacity figures are estimated: ${reasons.join('; ')}`);
+    } else if (measurement && before && !before.measurement) {
+      logger.info(`Flux Fleet measures controller ${key} again (${measurement.source})`);
+    }
   }
 
   private remember(key: string, m: ControllerMeasurement) {
