@@ -144,7 +144,15 @@ describeReal('PrometheusSource against a real Prometheus', () => {
     ]);
     expect(measurements).toHaveLength(1);
     const [m] = measurements;
-    const near = (expected: number) => expect.closeTo(expected, 1);
+    const rates = {
+      reconcilesPerSecond: 2,
+      reconcileTimeMeanSeconds: 1.2,
+      reconcileTimeP95Seconds: 1.75,
+      queueWaitP95Seconds: 0.775,
+      apiRequestsPerSecond: 11,
+      apiThrottledPerSecond: 1,
+      cpuCores: 0.25,
+    };
     expect(m).toEqual({
       cluster: 'eu-1',
       namespace: 'flux-system',
@@ -156,22 +164,18 @@ describeReal('PrometheusSource against a real Prometheus', () => {
       windowSeconds: 6,
       maxConcurrentReconciles: 4,
       activeWorkers: 1,
-      reconcilesPerSecond: near(2),
       reconcileErrorsPerSecond: 0,
-      reconcileTimeMeanSeconds: near(1.2),
-      reconcileTimeP95Seconds: near(1.75),
       queueDepth: 3,
       queueDepthTrendPerMinute: 0,
-      queueWaitP95Seconds: near(0.775),
-      apiRequestsPerSecond: near(11),
-      apiThrottledPerSecond: near(1),
-      cpuCores: near(0.25),
       memoryBytes: 200e6,
       problems: [],
+      ...Object.fromEntries(Object.keys(rates).map(k => [k, expect.any(Number)])),
     });
-    // within 5 % of the fixture's rates
-    expect(Math.abs(m.reconcilesPerSecond! - 2) / 2).toBeLessThan(0.05);
-    expect(Math.abs(m.apiRequestsPerSecond! - 11) / 11).toBeLessThan(0.05);
+    // each within 5 % of the fixture's (a scrape delayed under load shortens Prometheus' extrapolation a little)
+    const off = Object.entries(rates).filter(
+      ([k, expected]) => Math.abs((m as any)[k] - expected) / expected >= 0.05,
+    );
+    expect(Object.fromEntries(off.map(([k]) => [k, (m as any)[k]]))).toEqual({});
     expect(unmeasured.get('flux-system/kustomize-controller-shard1')).toBe(
       `Prometheus at ${url} has no series of deployment "kustomize-controller-shard1" in namespace "flux-system" with cluster="eu-1"`,
     );
