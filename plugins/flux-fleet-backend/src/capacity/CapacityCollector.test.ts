@@ -143,6 +143,16 @@ describe('CapacityCollector', () => {
     ]);
     expect(history[1]).toMatchObject({ source: 'pod-proxy', reconcilesPerSecond: 0 });
     expect(collector.history('us-1/flux-system/helm-controller')).toEqual([]);
+
+    // a controller gone from the index is forgotten, its history too
+    const removed = instances[1].controllers.pop()!;
+    try {
+      await collector.collect();
+      expect(collector.measurements('us-1').map(r => r.deployment)).toEqual(['helm-controller']);
+      expect(collector.history('us-1/flux-system/kustomize-controller')).toEqual([]);
+    } finally {
+      instances[1].controllers.push(removed);
+    }
   });
 
   it.each([

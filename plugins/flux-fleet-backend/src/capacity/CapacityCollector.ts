@@ -101,6 +101,14 @@ export class CapacityCollector implements CapacitySource {
     const counts = await Promise.all(
       clusters.map(cluster => this.limitClusters(() => this.collectCluster(cluster, signal))),
     );
+    // controllers gone from the index (a Deployment deleted, a cluster removed) are forgotten with their history
+    const known = new Set(this.controllers().map(keyOf));
+    for (const key of [...this.readings.keys(), ...this.histories.keys()]) {
+      if (!known.has(key)) {
+        this.readings.delete(key);
+        this.histories.delete(key);
+      }
+    }
     const measured = counts.reduce((a, c) => a + c.measured, 0);
     const total = counts.reduce((a, c) => a + c.total, 0);
     this.options.logger.debug(`Flux Fleet measured ${measured} of ${total} controllers from their metrics`);
