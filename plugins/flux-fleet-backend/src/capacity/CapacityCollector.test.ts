@@ -1,13 +1,20 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mockServices } from '@backstage/backend-test-utils';
-import type { FluxController, InstanceSummary } from '@flux-fleet/plugin-flux-fleet-common';
+import type {
+  FluxController,
+  InstanceSummary,
+} from '@flux-fleet/plugin-flux-fleet-common';
 import type { CapacitySettings } from '../config/FleetConfig';
 import { CapacityCollector } from './CapacityCollector';
 import { FakeClusterApi } from './__testUtils__/fakeClusterApi';
 import { exposition } from './__testUtils__/metricsFixtures';
 
-const controller = (cluster: string, name: string, component: FluxController['component']): FluxController => ({
+const controller = (
+  cluster: string,
+  name: string,
+  component: FluxController['component'],
+): FluxController => ({
   cluster,
   instance: 'flux-system',
   name,
@@ -20,7 +27,10 @@ const controller = (cluster: string, name: string, component: FluxController['co
   operatorManaged: false,
 });
 
-const instance = (cluster: string, controllers: FluxController[]): InstanceSummary => ({
+const instance = (
+  cluster: string,
+  controllers: FluxController[],
+): InstanceSummary => ({
   cluster,
   name: 'flux-system',
   operatorManaged: false,
@@ -32,24 +42,40 @@ const instance = (cluster: string, controllers: FluxController[]): InstanceSumma
 });
 
 const instances = [
-  instance('eu-1', [controller('eu-1', 'kustomize-controller', 'kustomize-controller')]),
+  instance('eu-1', [
+    controller('eu-1', 'kustomize-controller', 'kustomize-controller'),
+  ]),
   instance('us-1', [
     controller('us-1', 'helm-controller', 'helm-controller'),
     controller('us-1', 'kustomize-controller', 'kustomize-controller'),
   ]),
 ];
 const directory = {
-  instances: (cluster?: string) => instances.filter(i => cluster === undefined || i.cluster === cluster),
+  instances: (cluster?: string) =>
+    instances.filter(i => cluster === undefined || i.cluster === cluster),
 };
 
-const settings = (prometheusUrl?: string, extra: Partial<CapacitySettings> = {}): CapacitySettings => ({
+const settings = (
+  prometheusUrl?: string,
+  extra: Partial<CapacitySettings> = {},
+): CapacitySettings => ({
   enabled: true,
   scrapeIntervalMs: 60_000,
   windowMs: 300_000,
   historyPoints: 2,
-  podProxy: { enabled: true, concurrency: 4, timeoutMs: 2000, maxBodyBytes: 1024 * 1024 },
+  podProxy: {
+    enabled: true,
+    concurrency: 4,
+    timeoutMs: 2000,
+    maxBodyBytes: 1024 * 1024,
+  },
   prometheus: prometheusUrl
-    ? { url: prometheusUrl, auth: { type: 'none' }, clusterLabel: 'cluster', timeoutMs: 2000 }
+    ? {
+        url: prometheusUrl,
+        auth: { type: 'none' },
+        clusterLabel: 'cluster',
+        timeoutMs: 2000,
+      }
     : undefined,
   ...extra,
 });
@@ -65,21 +91,53 @@ describe('CapacityCollector', () => {
     await us.start();
     // a Prometheus that scrapes eu-1 only: every figure query answers one series for eu-1, none for us-1
     prometheus = http.createServer((req, res) => {
-      const query = new URL(req.url!, 'http://x').searchParams.get('query') ?? '';
+      const query =
+        new URL(req.url!, 'http://x').searchParams.get('query') ?? '';
       const result = query.includes('cluster="eu-1"')
-        ? [{ metric: { namespace: 'flux-system', deployment: 'kustomize-controller', pod: 'kc-eu' }, value: [0, '2'] }]
+        ? [
+            {
+              metric: {
+                namespace: 'flux-system',
+                deployment: 'kustomize-controller',
+                pod: 'kc-eu',
+              },
+              value: [0, '2'],
+            },
+          ]
         : [];
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ status: 'success', data: { resultType: 'vector', result } }));
+      res.end(
+        JSON.stringify({
+          status: 'success',
+          data: { resultType: 'vector', result },
+        }),
+      );
     });
-    await new Promise<void>(resolve => prometheus.listen(0, '127.0.0.1', resolve));
-    prometheusUrl = `http://127.0.0.1:${(prometheus.address() as AddressInfo).port}`;
-    eu.set({ namespace: 'flux-system', name: 'kustomize-controller', pods: { 'kc-eu': { text: exposition({ reconciles: 1 }) } } });
-    us.set({ namespace: 'flux-system', name: 'kustomize-controller', pods: { 'kc-us': { text: exposition({ reconciles: 100 }) } } });
+    await new Promise<void>(resolve =>
+      prometheus.listen(0, '127.0.0.1', resolve),
+    );
+    prometheusUrl = `http://127.0.0.1:${
+      (prometheus.address() as AddressInfo).port
+    }`;
+    eu.set({
+      namespace: 'flux-system',
+      name: 'kustomize-controller',
+      pods: { 'kc-eu': { text: exposition({ reconciles: 1 }) } },
+    });
+    us.set({
+      namespace: 'flux-system',
+      name: 'kustomize-controller',
+      pods: { 'kc-us': { text: exposition({ reconciles: 100 }) } },
+    });
     us.set({
       namespace: 'flux-system',
       name: 'helm-controller',
-      pods: { 'hc-us': { status: 403, body: '{"kind":"Status","reason":"Forbidden","message":"forbidden"}' } },
+      pods: {
+        'hc-us': {
+          status: 403,
+          body: '{"kind":"Status","reason":"Forbidden","message":"forbidden"}',
+        },
+      },
     });
   });
   afterAll(async () => {
@@ -90,6 +148,7 @@ describe('CapacityCollector', () => {
 
   it('prefers Prometheus, falls back to the pod proxy, and says why a controller has neither', async () => {
     let now = 1_700_000_000_000;
+    const logger = mockServices.logger.mock();
     const collector = new CapacityCollector({
       settings: settings(prometheusUrl),
       directory,
@@ -97,7 +156,7 @@ describe('CapacityCollector', () => {
         ['eu-1', eu.client('eu-1')],
         ['us-1', us.client('us-1')],
       ]),
-      logger: mockServices.logger.mock(),
+      logger,
       now: () => now,
     });
     expect(collector.measurements('eu-1')[0].unmeasured).toEqual([
@@ -106,15 +165,27 @@ describe('CapacityCollector', () => {
 
     await collector.collect();
     now += 60_000;
-    us.set({ namespace: 'flux-system', name: 'kustomize-controller', pods: { 'kc-us': { text: exposition({ reconciles: 160 }) } } });
+    us.set({
+      namespace: 'flux-system',
+      name: 'kustomize-controller',
+      pods: { 'kc-us': { text: exposition({ reconciles: 160 }) } },
+    });
     await collector.collect();
 
     const [euKc, usHc, usKc] = collector.measurements();
     expect(euKc.key).toBe('eu-1/flux-system/kustomize-controller');
-    expect(euKc.measurement).toMatchObject({ source: 'prometheus', reconcilesPerSecond: 2, pods: ['kc-eu'] });
+    expect(euKc.measurement).toMatchObject({
+      source: 'prometheus',
+      reconcilesPerSecond: 2,
+      pods: ['kc-eu'],
+    });
     expect(euKc.unmeasured).toEqual([]);
 
-    expect(usKc.measurement).toMatchObject({ source: 'pod-proxy', reconcilesPerSecond: 1, windowSeconds: 60 });
+    expect(usKc.measurement).toMatchObject({
+      source: 'pod-proxy',
+      reconcilesPerSecond: 1,
+      windowSeconds: 60,
+    });
     expect(usKc.unmeasured).toEqual([
       `Prometheus: Prometheus at ${prometheusUrl} has no series of deployment "kustomize-controller" in namespace "flux-system" with cluster="us-1"`,
     ]);
@@ -126,6 +197,14 @@ describe('CapacityCollector', () => {
     ]);
     expect(usHc.bySource['pod-proxy']?.pods).toEqual([]);
 
+    // the operator hears once, not every round, which controller cannot be measured and why
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.stringMatching(
+        /^Flux Fleet cannot measure controller us-1\/flux-system\/helm-controller from its metrics; its capacity figures are estimated: Prometheus: .*; pod proxy: pod hc-us: the scrape answered 403 Forbidden/,
+      ),
+    );
+
     // history keeps the last two rounds (historyPoints), oldest first
     now += 60_000;
     await collector.collect();
@@ -134,14 +213,38 @@ describe('CapacityCollector', () => {
       new Date(now - 60_000).toISOString(),
       new Date(now).toISOString(),
     ]);
-    expect(history[1]).toMatchObject({ source: 'pod-proxy', reconcilesPerSecond: 0 });
+    expect(history[1]).toMatchObject({
+      source: 'pod-proxy',
+      reconcilesPerSecond: 0,
+    });
     expect(collector.history('us-1/flux-system/helm-controller')).toEqual([]);
+
+    // a controller gone from the index is forgotten, its history too
+    const removed = instances[1].controllers.pop()!;
+    try {
+      await collector.collect();
+      expect(collector.measurements('us-1').map(r => r.deployment)).toEqual([
+        'helm-controller',
+      ]);
+      expect(
+        collector.history('us-1/flux-system/kustomize-controller'),
+      ).toEqual([]);
+    } finally {
+      instances[1].controllers.push(removed);
+    }
   });
 
   it.each([
     [{ enabled: false }, 'not measured: fluxFleet.capacity.enabled is false'],
     [
-      { podProxy: { enabled: false, concurrency: 1, timeoutMs: 1000, maxBodyBytes: 1024 } },
+      {
+        podProxy: {
+          enabled: false,
+          concurrency: 1,
+          timeoutMs: 1000,
+          maxBodyBytes: 1024,
+        },
+      },
       'not measured: fluxFleet.capacity.prometheus is not set and fluxFleet.capacity.podProxy.enabled is false',
     ],
   ])('with %j every controller says why it is not measured', (extra, why) => {

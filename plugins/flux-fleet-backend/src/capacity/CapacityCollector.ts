@@ -1,16 +1,37 @@
-import type { LoggerService, SchedulerService } from '@backstage/backend-plugin-api';
-import type { ControllerMeasurement, FluxController, InstanceSummary } from '@flux-fleet/plugin-flux-fleet-common';
+import type {
+  LoggerService,
+  SchedulerService,
+} from '@backstage/backend-plugin-api';
+import type {
+  ControllerMeasurement,
+  FluxController,
+  InstanceSummary,
+} from '@flux-fleet/plugin-flux-fleet-common';
 import type { ClusterClient } from '../cluster/ClusterClient';
 import { createLimiter } from '../cluster/createLimiter';
 import type { CapacitySettings } from '../config/FleetConfig';
-import type { CapacityHistoryPoint, CapacitySource, ControllerCapacityReading } from './CapacitySource';
+import type {
+  CapacityHistoryPoint,
+  CapacitySource,
+  ControllerCapacityReading,
+} from './CapacitySource';
 import { PodProxySource } from './PodProxySource';
 import { PrometheusSource } from './PrometheusSource';
 
 const FIGURES = [
-  'maxConcurrentReconciles', 'activeWorkers', 'reconcilesPerSecond', 'reconcileErrorsPerSecond',
-  'reconcileTimeMeanSeconds', 'reconcileTimeP95Seconds', 'queueDepth', 'queueDepthTrendPerMinute',
-  'queueWaitP95Seconds', 'apiRequestsPerSecond', 'apiThrottledPerSecond', 'cpuCores', 'memoryBytes',
+  'maxConcurrentReconciles',
+  'activeWorkers',
+  'reconcilesPerSecond',
+  'reconcileErrorsPerSecond',
+  'reconcileTimeMeanSeconds',
+  'reconcileTimeP95Seconds',
+  'queueDepth',
+  'queueDepthTrendPerMinute',
+  'queueWaitP95Seconds',
+  'apiRequestsPerSecond',
+  'apiThrottledPerSecond',
+  'cpuCores',
+  'memoryBytes',
 ] as const;
 
 /** True when a measurement has at least one figure read from metrics (container limits do not count). */
@@ -19,7 +40,15 @@ export function hasFigures(m: ControllerMeasurement | undefined): boolean {
 }
 
 function historyPoint(m: ControllerMeasurement): CapacityHistoryPoint {
-  const { cluster, namespace, deployment, component, pods, problems, ...point } = m;
+  const {
+    cluster,
+    namespace,
+    deployment,
+    component,
+    pods,
+    problems,
+    ...point
+  } = m;
   return point;
 }
 
@@ -54,10 +83,19 @@ export class CapacityCollector implements CapacitySource {
     const { settings, now } = options;
     const intervalSeconds = settings.scrapeIntervalMs / 1000;
     if (settings.podProxy.enabled) {
-      this.podProxy = new PodProxySource(settings.podProxy, createLimiter(settings.podProxy.concurrency), intervalSeconds, now);
+      this.podProxy = new PodProxySource(
+        settings.podProxy,
+        createLimiter(settings.podProxy.concurrency),
+        intervalSeconds,
+        now,
+      );
     }
     if (settings.prometheus) {
-      this.prometheus = new PrometheusSource(settings.prometheus, settings.windowMs / 1000, now);
+      this.prometheus = new PrometheusSource(
+        settings.prometheus,
+        settings.windowMs / 1000,
+        now,
+      );
     }
     this.limitClusters = createLimiter(settings.podProxy.concurrency);
   }
@@ -70,7 +108,9 @@ export class CapacityCollector implements CapacitySource {
       id: 'flux-fleet-capacity-collect',
       scope: 'local',
       frequency: { milliseconds: settings.scrapeIntervalMs },
-      timeout: { milliseconds: Math.max(2 * settings.scrapeIntervalMs, 60_000) },
+      timeout: {
+        milliseconds: Math.max(2 * settings.scrapeIntervalMs, 60_000),
+      },
       initialDelay: { seconds: 5 },
       signal: this.abort.signal,
       fn: () => this.collect(),
@@ -85,7 +125,11 @@ export class CapacityCollector implements CapacitySource {
   measurements(cluster?: string): ControllerCapacityReading[] {
     const known = this.controllers(cluster);
     return known
-      .map(c => this.readings.get(keyOf(c)) ?? this.unmeasuredReading(c, [this.whyNotMeasuredYet()]))
+      .map(
+        c =>
+          this.readings.get(keyOf(c)) ??
+          this.unmeasuredReading(c, [this.whyNotMeasuredYet()]),
+      )
       .sort((a, b) => a.key.localeCompare(b.key));
   }
 
@@ -99,43 +143,80 @@ export class CapacityCollector implements CapacitySource {
     this.podProxy?.beginRound();
     const clusters = [...this.options.clients.keys()];
     const counts = await Promise.all(
-      clusters.map(cluster => this.limitClusters(() => this.collectCluster(cluster, signal))),
+      clusters.map(cluster =>
+        this.limitClusters(() => this.collectCluster(cluster, signal)),
+      ),
     );
+    // controllers gone from the index (a Deployment deleted, a cluster removed) are forgotten with their history
+    const known = new Set(this.controllers().map(keyOf));
+    for (const key of [...this.readings.keys(), ...this.histories.keys()]) {
+      if (!known.has(key)) {
+        this.readings.delete(key);
+        this.histories.delete(key);
+      }
+    }
     const measured = counts.reduce((a, c) => a + c.measured, 0);
     const total = counts.reduce((a, c) => a + c.total, 0);
-    this.options.logger.debug(`Flux Fleet measured ${measured} of ${total} controllers from their metrics`);
+    this.options.logger.debug(
+      `Flux Fleet measured ${measured} of ${total} controllers from their metrics`,
+    );
   }
 
   private async collectCluster(cluster: string, signal: AbortSignal) {
     const controllers = this.controllers(cluster);
     const client = this.options.clients.get(cluster)!;
-    const reasons = new Map<string, string[]>(controllers.map(c => [keyOf(c), []]));
+    const reasons = new Map<string, string[]>(
+      controllers.map(c => [keyOf(c), []]),
+    );
     const chosen = new Map<string, ControllerMeasurement>();
-    const bySource = new Map<string, ControllerCapacityReading['bySource']>(controllers.map(c => [keyOf(c), {}]));
+    const bySource = new Map<string, ControllerCapacityReading['bySource']>(
+      controllers.map(c => [keyOf(c), {}]),
+    );
     if (this.prometheus) {
-      const answer = await this.prometheus.measureCluster(cluster, controllers, signal);
+      const answer = await this.prometheus.measureCluster(
+        cluster,
+        controllers,
+        signal,
+      );
       for (const m of answer.measurements) {
         const key = `${cluster}/${m.namespace}/${m.deployment}`;
         bySource.get(key)!.prometheus = m;
         if (hasFigures(m)) chosen.set(key, m);
         else {
-          reasons.get(key)!.push(
-            `Prometheus: its series of the controller gave no figure over the window${m.problems.length ? ` (${m.problems.join('; ')})` : ''}`,
-          );
+          reasons
+            .get(key)!
+            .push(
+              `Prometheus: its series of the controller gave no figure over the window${
+                m.problems.length ? ` (${m.problems.join('; ')})` : ''
+              }`,
+            );
         }
       }
       for (const c of controllers) {
-        const why = answer.unmeasured.get('*') ?? answer.unmeasured.get(`${c.instance}/${c.name}`);
+        const why =
+          answer.unmeasured.get('*') ??
+          answer.unmeasured.get(`${c.instance}/${c.name}`);
         if (why) reasons.get(keyOf(c))!.push(`Prometheus: ${why}`);
       }
     }
     const rest = controllers.filter(c => !chosen.has(keyOf(c)));
     if (this.podProxy && rest.length) {
-      for (const m of await this.podProxy.measureCluster(client, rest, signal)) {
+      for (const m of await this.podProxy.measureCluster(
+        client,
+        rest,
+        signal,
+      )) {
         const key = `${cluster}/${m.namespace}/${m.deployment}`;
         bySource.get(key)!['pod-proxy'] = m;
         if (hasFigures(m)) chosen.set(key, m);
-        else reasons.get(key)!.push(...(m.problems.length ? m.problems : ['no figures']).map(p => `pod proxy: ${p}`));
+        else
+          reasons
+            .get(key)!
+            .push(
+              ...(m.problems.length ? m.problems : ['no figures']).map(
+                p => `pod proxy: ${p}`,
+              ),
+            );
       }
     }
     if (signal.aborted) return { measured: 0, total: controllers.length };
@@ -143,12 +224,43 @@ export class CapacityCollector implements CapacitySource {
       const key = keyOf(c);
       const measurement = chosen.get(key);
       if (!this.podProxy && !measurement) {
-        reasons.get(key)!.push('pod proxy: not used (fluxFleet.capacity.podProxy.enabled is false)');
+        reasons
+          .get(key)!
+          .push(
+            'pod proxy: not used (fluxFleet.capacity.podProxy.enabled is false)',
+          );
       }
-      this.readings.set(key, { ...this.unmeasuredReading(c, reasons.get(key)!), measurement, bySource: bySource.get(key)! });
+      const before = this.readings.get(key);
+      this.readings.set(key, {
+        ...this.unmeasuredReading(c, reasons.get(key)!),
+        measurement,
+        bySource: bySource.get(key)!,
+      });
       if (measurement) this.remember(key, measurement);
+      this.logChange(key, before, measurement, reasons.get(key)!);
     }
     return { measured: chosen.size, total: controllers.length };
+  }
+
+  /** Logs when a controller stops or starts being measured, not every round. */
+  private logChange(
+    key: string,
+    before: ControllerCapacityReading | undefined,
+    measurement: ControllerMeasurement | undefined,
+    reasons: string[],
+  ) {
+    const { logger } = this.options;
+    if (!measurement && (!before || before.measurement)) {
+      logger.warn(
+        `Flux Fleet cannot measure controller ${key} from its metrics; its capacity figures are estimated: ${reasons.join(
+          '; ',
+        )}`,
+      );
+    } else if (measurement && before && !before.measurement) {
+      logger.info(
+        `Flux Fleet measures controller ${key} again (${measurement.source})`,
+      );
+    }
   }
 
   private remember(key: string, m: ControllerMeasurement) {
@@ -170,14 +282,18 @@ export class CapacityCollector implements CapacitySource {
 
   private whyNotMeasuredYet(): string {
     const { settings } = this.options;
-    if (!settings.enabled) return 'not measured: fluxFleet.capacity.enabled is false';
+    if (!settings.enabled)
+      return 'not measured: fluxFleet.capacity.enabled is false';
     if (!this.prometheus && !this.podProxy) {
       return 'not measured: fluxFleet.capacity.prometheus is not set and fluxFleet.capacity.podProxy.enabled is false';
     }
     return 'not measured yet: the first collection has not finished';
   }
 
-  private unmeasuredReading(c: FluxController, unmeasured: string[]): ControllerCapacityReading {
+  private unmeasuredReading(
+    c: FluxController,
+    unmeasured: string[],
+  ): ControllerCapacityReading {
     return {
       key: keyOf(c),
       cluster: c.cluster,

@@ -39,10 +39,12 @@ export class PodProxyScraper {
     pod: { name: string; port: number },
     signal?: AbortSignal,
   ): Promise<ScrapeOutcome> {
-    const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(
-      pod.name,
-    )}:${pod.port}/proxy/metrics`;
-    const say = (problem: string) => ({ problem: `pod ${pod.name}: ${problem}` });
+    const path = `/api/v1/namespaces/${encodeURIComponent(
+      namespace,
+    )}/pods/${encodeURIComponent(pod.name)}:${pod.port}/proxy/metrics`;
+    const say = (problem: string) => ({
+      problem: `pod ${pod.name}: ${problem}`,
+    });
     let answer;
     try {
       answer = await this.limit(() =>
@@ -56,19 +58,33 @@ export class PodProxyScraper {
       );
     } catch (error) {
       if (error instanceof LimitedGetError && error.failure === 'too-large') {
-        return say(`the scrape ${error.message} (the cap is fluxFleet.capacity.podProxy.maxBodyBytes)`);
+        return say(
+          `the scrape ${error.message} (the cap is fluxFleet.capacity.podProxy.maxBodyBytes)`,
+        );
       }
-      return say(`the scrape ${error instanceof Error ? error.message : String(error)}`);
+      return say(
+        `the scrape ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     if (answer.status !== 200) {
-      const status = `${answer.status} ${http.STATUS_CODES[answer.status] ?? ''}`.trim();
+      const status = `${answer.status} ${
+        http.STATUS_CODES[answer.status] ?? ''
+      }`.trim();
       if (answer.status === 403) {
-        return say(`the scrape answered ${status}: the credentials lack get on pods/proxy (see the ClusterRole in the README)`);
+        return say(
+          `the scrape answered ${status}: the credentials lack get on pods/proxy (see the ClusterRole in the README)`,
+        );
       }
       return say(`the scrape answered ${status}${detail(answer.body)}`);
     }
     try {
-      return { scrape: { pod: pod.name, at: this.now(), samples: parseExposition(answer.body) } };
+      return {
+        scrape: {
+          pod: pod.name,
+          at: this.now(),
+          samples: parseExposition(answer.body),
+        },
+      };
     } catch (error) {
       return say(`cannot read the scrape: ${(error as Error).message}`);
     }

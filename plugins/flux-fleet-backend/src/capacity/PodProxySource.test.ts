@@ -1,10 +1,17 @@
-import type { ControllerComponent, ControllerMeasurement, FluxController } from '@flux-fleet/plugin-flux-fleet-common';
+import type {
+  ControllerComponent,
+  ControllerMeasurement,
+  FluxController,
+} from '@flux-fleet/plugin-flux-fleet-common';
 import { createLimiter } from '../cluster/createLimiter';
 import { PodProxySource } from './PodProxySource';
 import { FakeClusterApi } from './__testUtils__/fakeClusterApi';
 import { exposition } from './__testUtils__/metricsFixtures';
 
-function controller(name: string, component: ControllerComponent): FluxController {
+function controller(
+  name: string,
+  component: ControllerComponent,
+): FluxController {
   return {
     cluster: 'eu-1',
     instance: 'flux-system',
@@ -35,31 +42,85 @@ describe('PodProxySource', () => {
   beforeAll(() => api.start());
   afterAll(() => api.stop());
 
-  const deploy = (name: string, pods: Parameters<FakeClusterApi['set']>[0]['pods'], extra = {}) =>
-    api.set({ namespace: 'flux-system', name, pods, ...extra });
+  const deploy = (
+    name: string,
+    pods: Parameters<FakeClusterApi['set']>[0]['pods'],
+    extra = {},
+  ) => api.set({ namespace: 'flux-system', name, pods, ...extra });
 
   it('measures the healthy controllers and names the problem of each broken one', async () => {
     let now = 1_700_000_000_000;
     const source = new PodProxySource(
-      { enabled: true, concurrency: 3, timeoutMs: 500, maxBodyBytes: 1024 * 1024 },
+      {
+        enabled: true,
+        concurrency: 3,
+        timeoutMs: 500,
+        maxBodyBytes: 1024 * 1024,
+      },
       createLimiter(3),
       60,
       () => now,
     );
     const client = api.client('eu-1');
 
-    deploy('kustomize-controller', { 'kustomize-controller-7d9f-a': { text: exposition({ reconciles: 100, timeSum: 40, timeBuckets: [10, 20, 30, 30], waitBuckets: [20, 28, 30, 30], cpuSeconds: 50, requests: 300, throttled: 2, depth: 1 }) } }, {
-      resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '100m', memory: '64Mi' } },
+    deploy(
+      'kustomize-controller',
+      {
+        'kustomize-controller-7d9f-a': {
+          text: exposition({
+            reconciles: 100,
+            timeSum: 40,
+            timeBuckets: [10, 20, 30, 30],
+            waitBuckets: [20, 28, 30, 30],
+            cpuSeconds: 50,
+            requests: 300,
+            throttled: 2,
+            depth: 1,
+          }),
+        },
+      },
+      {
+        resources: {
+          limits: { cpu: '1', memory: '1Gi' },
+          requests: { cpu: '100m', memory: '64Mi' },
+        },
+      },
+    );
+    deploy('kustomize-controller-shard1', {
+      'kc-shard1-a': {
+        text: exposition({ reconciles: 5000, cpuSeconds: 800 }),
+      },
     });
-    deploy('kustomize-controller-shard1', { 'kc-shard1-a': { text: exposition({ reconciles: 5000, cpuSeconds: 800 }) } });
-    deploy('helm-controller', { 'helm-controller-b': { text: '<html><body>Bad Gateway</body></html>' } });
-    deploy('source-controller', { 'source-controller-c': { hugeBytes: 5 * 1024 * 1024 } });
-    deploy('notification-controller', { 'notification-controller-d': { hang: true } });
+    deploy('helm-controller', {
+      'helm-controller-b': { text: '<html><body>Bad Gateway</body></html>' },
+    });
+    deploy('source-controller', {
+      'source-controller-c': { hugeBytes: 5 * 1024 * 1024 },
+    });
+    deploy('notification-controller', {
+      'notification-controller-d': { hang: true },
+    });
     deploy('image-reflector-controller', {
-      'image-reflector-controller-e': { status: 403, body: JSON.stringify({ kind: 'Status', reason: 'Forbidden', message: 'pods "image-reflector-controller-e" is forbidden: cannot get resource "pods/proxy"' }) },
+      'image-reflector-controller-e': {
+        status: 403,
+        body: JSON.stringify({
+          kind: 'Status',
+          reason: 'Forbidden',
+          message:
+            'pods "image-reflector-controller-e" is forbidden: cannot get resource "pods/proxy"',
+        }),
+      },
     });
-    deploy('image-automation-controller', { 'iac-f': { text: exposition({ reconciles: 1, memoryBytes: 'NaN', cpuSeconds: 1 }) } });
-    deploy('source-watcher', { 'sw-g': { text: 'controller_runtime_reconcile_total{controller="artifactgenerator",result="success"} 3\n' } });
+    deploy('image-automation-controller', {
+      'iac-f': {
+        text: exposition({ reconciles: 1, memoryBytes: 'NaN', cpuSeconds: 1 }),
+      },
+    });
+    deploy('source-watcher', {
+      'sw-g': {
+        text: 'controller_runtime_reconcile_total{controller="artifactgenerator",result="success"} 3\n',
+      },
+    });
 
     source.beginRound();
     const first = await source.measureCluster(client, controllers);
@@ -72,11 +133,37 @@ describe('PodProxySource', () => {
 
     // a minute later: the counters grew; shard1 restarted (its counters went down)
     now += 60_000;
-    deploy('kustomize-controller', { 'kustomize-controller-7d9f-a': { text: exposition({ reconciles: 160, timeSum: 70, timeBuckets: [15, 28, 40, 40], waitBuckets: [25, 36, 40, 40], cpuSeconds: 80, requests: 900, throttled: 8, depth: 7 }) } }, {
-      resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '100m', memory: '64Mi' } },
+    deploy(
+      'kustomize-controller',
+      {
+        'kustomize-controller-7d9f-a': {
+          text: exposition({
+            reconciles: 160,
+            timeSum: 70,
+            timeBuckets: [15, 28, 40, 40],
+            waitBuckets: [25, 36, 40, 40],
+            cpuSeconds: 80,
+            requests: 900,
+            throttled: 8,
+            depth: 7,
+          }),
+        },
+      },
+      {
+        resources: {
+          limits: { cpu: '1', memory: '1Gi' },
+          requests: { cpu: '100m', memory: '64Mi' },
+        },
+      },
+    );
+    deploy('kustomize-controller-shard1', {
+      'kc-shard1-a': { text: exposition({ reconciles: 30, cpuSeconds: 3 }) },
     });
-    deploy('kustomize-controller-shard1', { 'kc-shard1-a': { text: exposition({ reconciles: 30, cpuSeconds: 3 }) } });
-    deploy('image-automation-controller', { 'iac-f': { text: exposition({ reconciles: 7, memoryBytes: 'NaN', cpuSeconds: 4 }) } });
+    deploy('image-automation-controller', {
+      'iac-f': {
+        text: exposition({ reconciles: 7, memoryBytes: 'NaN', cpuSeconds: 4 }),
+      },
+    });
     source.beginRound();
     const second = await source.measureCluster(client, controllers);
     const by = (name: string) => second.find(m => m.deployment === name)!;
@@ -116,7 +203,9 @@ describe('PodProxySource', () => {
     expect(restarted.reconcilesPerSecond).toBeCloseTo(0.5);
     expect(restarted.cpuCores).toBeCloseTo(0.05);
     expect(restarted.problems).toEqual([
-      expect.stringMatching(/^pod kc-shard1-a: counters went down .* the controller restarted, so rates count from the restart$/),
+      expect.stringMatching(
+        /^pod kc-shard1-a: counters went down .* the controller restarted, so rates count from the restart$/,
+      ),
     ]);
 
     const problemsOf = (name: string) => by(name).problems;
@@ -132,7 +221,12 @@ describe('PodProxySource', () => {
     expect(problemsOf('image-reflector-controller')).toEqual([
       'pod image-reflector-controller-e: the scrape answered 403 Forbidden: the credentials lack get on pods/proxy (see the ClusterRole in the README)',
     ]);
-    for (const name of ['helm-controller', 'source-controller', 'notification-controller', 'image-reflector-controller']) {
+    for (const name of [
+      'helm-controller',
+      'source-controller',
+      'notification-controller',
+      'image-reflector-controller',
+    ]) {
       expect(by(name).pods).toEqual([]);
       expect(by(name).reconcilesPerSecond).toBeUndefined();
     }
@@ -141,7 +235,9 @@ describe('PodProxySource', () => {
     expect(nan.memoryBytes).toBeUndefined();
     expect(nan.reconcilesPerSecond).toBeCloseTo(0.1);
     expect(nan.cpuCores).toBeCloseTo(0.05);
-    expect(nan.problems).toEqual(['pod iac-f: process_resident_memory_bytes is NaN; left out']);
+    expect(nan.problems).toEqual([
+      'pod iac-f: process_resident_memory_bytes is NaN; left out',
+    ]);
 
     const sparse = by('source-watcher');
     expect(sparse.reconcilesPerSecond).toBe(0);
@@ -157,12 +253,19 @@ describe('PodProxySource', () => {
 
   it('says when the credentials may not list pods', async () => {
     const source = new PodProxySource(
-      { enabled: true, concurrency: 2, timeoutMs: 2000, maxBodyBytes: 1024 * 1024 },
+      {
+        enabled: true,
+        concurrency: 2,
+        timeoutMs: 2000,
+        maxBodyBytes: 1024 * 1024,
+      },
       createLimiter(2),
       60,
     );
     deploy('helm-controller', {}, { podListStatus: 403 });
-    const [m] = await source.measureCluster(api.client('eu-1'), [controller('helm-controller', 'helm-controller')]);
+    const [m] = await source.measureCluster(api.client('eu-1'), [
+      controller('helm-controller', 'helm-controller'),
+    ]);
     expect(m.problems).toEqual([
       'cannot list its pods: the credentials lack list on pods (see the ClusterRole in the README)',
     ]);

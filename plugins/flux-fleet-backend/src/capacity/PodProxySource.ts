@@ -32,7 +32,8 @@ export class PodProxySource {
 
   /** Starts a round: pods not scraped since the last `beginRound` are forgotten. */
   beginRound() {
-    for (const key of this.previous.keys()) if (!this.seen.has(key)) this.previous.delete(key);
+    for (const key of this.previous.keys())
+      if (!this.seen.has(key)) this.previous.delete(key);
     this.seen = new Set();
   }
 
@@ -46,11 +47,21 @@ export class PodProxySource {
     try {
       requestOptions = await this.scraper.requestOptions(client);
     } catch (error) {
-      const problem = `cannot prepare the cluster's credentials: ${(error as Error).message}`;
-      return controllers.map(c => this.measurement(client.cluster, c, [], { figures: {}, windowSeconds: 0, problems: [problem] }));
+      const problem = `cannot prepare the cluster's credentials: ${
+        (error as Error).message
+      }`;
+      return controllers.map(c =>
+        this.measurement(client.cluster, c, [], {
+          figures: {},
+          windowSeconds: 0,
+          problems: [problem],
+        }),
+      );
     }
     return Promise.all(
-      controllers.map(c => this.measureController(client, requestOptions, c, signal)),
+      controllers.map(c =>
+        this.measureController(client, requestOptions, c, signal),
+      ),
     );
   }
 
@@ -67,7 +78,15 @@ export class PodProxySource {
       signal,
     );
     const outcomes = await Promise.all(
-      pods.map(p => this.scraper.scrape(client, requestOptions, controller.instance, p, signal)),
+      pods.map(p =>
+        this.scraper.scrape(
+          client,
+          requestOptions,
+          controller.instance,
+          p,
+          signal,
+        ),
+      ),
     );
     const pairs: PodScrapePair[] = [];
     for (const outcome of outcomes) {
@@ -81,7 +100,8 @@ export class PodProxySource {
       this.seen.add(key);
     }
     // a pod whose scrape failed keeps its last good scrape: the next good one gives a rate over the longer window
-    for (const p of pods) this.seen.add(`${client.cluster}/${controller.instance}/${p.name}`);
+    for (const p of pods)
+      this.seen.add(`${client.cluster}/${controller.instance}/${p.name}`);
     const scraped = figuresFromScrapes(pairs);
     if (pairs.length > 0 && pairs.every(p => !p.previous)) {
       problems.push(
@@ -89,7 +109,12 @@ export class PodProxySource {
       );
     }
     return {
-      ...this.measurement(client.cluster, controller, pairs.map(p => p.current.pod), scraped),
+      ...this.measurement(
+        client.cluster,
+        controller,
+        pairs.map(p => p.current.pod),
+        scraped,
+      ),
       ...resources,
       problems: [...problems, ...scraped.problems],
     };

@@ -27,18 +27,27 @@ function sampleValue(text: unknown): number {
 
 /** Instant queries against a Prometheus server's HTTP API (`/api/v1/query`) with the configured auth. */
 export class PrometheusClient {
-  private readonly headers: Record<string, string> = { Accept: 'application/json' };
+  private readonly headers: Record<string, string> = {
+    Accept: 'application/json',
+  };
 
   constructor(private readonly settings: PrometheusSettings) {
     const { auth } = settings;
-    if (auth.type === 'bearer') this.headers.Authorization = `Bearer ${auth.token}`;
+    if (auth.type === 'bearer')
+      this.headers.Authorization = `Bearer ${auth.token}`;
     if (auth.type === 'basic') {
-      this.headers.Authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+      this.headers.Authorization = `Basic ${Buffer.from(
+        `${auth.username}:${auth.password}`,
+      ).toString('base64')}`;
     }
   }
 
   /** Evaluates `query` at `time` (ms since the epoch); throws {@link PrometheusError}. */
-  async query(query: string, time: number, signal?: AbortSignal): Promise<VectorSample[]> {
+  async query(
+    query: string,
+    time: number,
+    signal?: AbortSignal,
+  ): Promise<VectorSample[]> {
     const url = new URL(`${this.settings.url}/api/v1/query`);
     url.searchParams.set('query', query);
     url.searchParams.set('time', (time / 1000).toFixed(3));
@@ -67,17 +76,30 @@ export class PrometheusClient {
     }
     if (answer.status === 401 || answer.status === 403) {
       throw new PrometheusError(
-        `${where} answered ${answer.status} ${http.STATUS_CODES[answer.status]}: check fluxFleet.capacity.prometheus.token or username and password`,
+        `${where} answered ${answer.status} ${
+          http.STATUS_CODES[answer.status]
+        }: check fluxFleet.capacity.prometheus.token or username and password`,
       );
     }
     if (body?.status !== 'success') {
-      const why = [body?.errorType, body?.error].filter(x => typeof x === 'string').join(': ');
+      const why = [body?.errorType, body?.error]
+        .filter(x => typeof x === 'string')
+        .join(': ');
       throw new PrometheusError(
-        `${where} answered ${answer.status}${why ? ` (${why.slice(0, 300)})` : ''} to ${query.slice(0, 200)}`,
+        `${where} answered ${answer.status}${
+          why ? ` (${why.slice(0, 300)})` : ''
+        } to ${query.slice(0, 200)}`,
       );
     }
-    if (body.data?.resultType !== 'vector' || !Array.isArray(body.data.result)) {
-      throw new PrometheusError(`${where} answered a ${body.data?.resultType ?? 'shapeless'} result, not a vector, to ${query.slice(0, 200)}`);
+    if (
+      body.data?.resultType !== 'vector' ||
+      !Array.isArray(body.data.result)
+    ) {
+      throw new PrometheusError(
+        `${where} answered a ${
+          body.data?.resultType ?? 'shapeless'
+        } result, not a vector, to ${query.slice(0, 200)}`,
+      );
     }
     return (body.data.result as any[]).map(r => ({
       labels: typeof r?.metric === 'object' && r.metric ? r.metric : {},

@@ -32,7 +32,9 @@ const controller = (name: string): FluxController => ({
   operatorManaged: false,
 });
 
-async function listen(handler: http.RequestListener): Promise<{ server: http.Server; port: number }> {
+async function listen(
+  handler: http.RequestListener,
+): Promise<{ server: http.Server; port: number }> {
   const server = http.createServer(handler);
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as AddressInfo).port };
@@ -44,7 +46,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const settings = (url: string, extra: Partial<PrometheusSettings> = {}): PrometheusSettings => ({
+const settings = (
+  url: string,
+  extra: Partial<PrometheusSettings> = {},
+): PrometheusSettings => ({
   url,
   auth: { type: 'none' },
   clusterLabel: 'cluster',
@@ -61,7 +66,10 @@ describeReal('PrometheusSource against a real Prometheus', () => {
   const started = Date.now();
 
   beforeAll(async () => {
-    if (!present) throw new Error(`FLUX_FLEET_REQUIRE_PROMETHEUS=1 but ${BINARY} is absent: apt-get install prometheus`);
+    if (!present)
+      throw new Error(
+        `FLUX_FLEET_REQUIRE_PROMETHEUS=1 but ${BINARY} is absent: apt-get install prometheus`,
+      );
     // counters grow linearly with time, so every rate is known: 2 reconciles/s, 0.25 cores, 11 requests/s…
     const fixtureAnswer = await listen((_req, res) => {
       // as if the controller had run for 1000 s: Prometheus' rate extrapolates a window only this far from zero
@@ -112,10 +120,15 @@ describeReal('PrometheusSource against a real Prometheus', () => {
     // ready, and the series older than the 6 s window (a series younger than the window has a shorter rate)
     const deadline = Date.now() + 45_000;
     for (;;) {
-      if (Date.now() > deadline) throw new Error(`Prometheus did not collect samples in time:\n${prometheusLog}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `Prometheus did not collect samples in time:\n${prometheusLog}`,
+        );
       try {
         const answer = await fetch(
-          `${url}/api/v1/query?query=${encodeURIComponent('count_over_time(process_cpu_seconds_total[9s])')}`,
+          `${url}/api/v1/query?query=${encodeURIComponent(
+            'count_over_time(process_cpu_seconds_total[9s])',
+          )}`,
         );
         const body = (await answer.json()) as any;
         if (Number(body?.data?.result?.[0]?.value?.[1]) >= 8) break;
@@ -144,7 +157,15 @@ describeReal('PrometheusSource against a real Prometheus', () => {
     ]);
     expect(measurements).toHaveLength(1);
     const [m] = measurements;
-    const near = (expected: number) => expect.closeTo(expected, 1);
+    const rates = {
+      reconcilesPerSecond: 2,
+      reconcileTimeMeanSeconds: 1.2,
+      reconcileTimeP95Seconds: 1.75,
+      queueWaitP95Seconds: 0.775,
+      apiRequestsPerSecond: 11,
+      apiThrottledPerSecond: 1,
+      cpuCores: 0.25,
+    };
     expect(m).toEqual({
       cluster: 'eu-1',
       namespace: 'flux-system',
@@ -156,32 +177,39 @@ describeReal('PrometheusSource against a real Prometheus', () => {
       windowSeconds: 6,
       maxConcurrentReconciles: 4,
       activeWorkers: 1,
-      reconcilesPerSecond: near(2),
       reconcileErrorsPerSecond: 0,
-      reconcileTimeMeanSeconds: near(1.2),
-      reconcileTimeP95Seconds: near(1.75),
       queueDepth: 3,
       queueDepthTrendPerMinute: 0,
-      queueWaitP95Seconds: near(0.775),
-      apiRequestsPerSecond: near(11),
-      apiThrottledPerSecond: near(1),
-      cpuCores: near(0.25),
       memoryBytes: 200e6,
       problems: [],
+      ...Object.fromEntries(
+        Object.keys(rates).map(k => [k, expect.any(Number)]),
+      ),
     });
-    // within 5 % of the fixture's rates
-    expect(Math.abs(m.reconcilesPerSecond! - 2) / 2).toBeLessThan(0.05);
-    expect(Math.abs(m.apiRequestsPerSecond! - 11) / 11).toBeLessThan(0.05);
+    // each within 5 % of the fixture's (a scrape delayed under load shortens Prometheus' extrapolation a little)
+    const off = Object.entries(rates).filter(
+      ([k, expected]) => Math.abs((m as any)[k] - expected) / expected >= 0.05,
+    );
+    expect(Object.fromEntries(off.map(([k]) => [k, (m as any)[k]]))).toEqual(
+      {},
+    );
     expect(unmeasured.get('flux-system/kustomize-controller-shard1')).toBe(
       `Prometheus at ${url} has no series of deployment "kustomize-controller-shard1" in namespace "flux-system" with cluster="eu-1"`,
     );
   });
 
   it('a cluster Prometheus does not know: every controller says so', async () => {
-    const source = new PrometheusSource(settings(url, { clusterLabel: 'k8s_cluster' }), 6);
-    const { measurements, unmeasured } = await source.measureCluster('eu-1', [controller('kustomize-controller')]);
+    const source = new PrometheusSource(
+      settings(url, { clusterLabel: 'k8s_cluster' }),
+      6,
+    );
+    const { measurements, unmeasured } = await source.measureCluster('eu-1', [
+      controller('kustomize-controller'),
+    ]);
     expect(measurements).toEqual([]);
-    expect(unmeasured.get('flux-system/kustomize-controller')).toMatch(/has no series .* with k8s_cluster="eu-1"$/);
+    expect(unmeasured.get('flux-system/kustomize-controller')).toMatch(
+      /has no series .* with k8s_cluster="eu-1"$/,
+    );
   });
 });
 
@@ -202,7 +230,9 @@ describe('PrometheusSource answers that are not Prometheus', () => {
         res.writeHead(200);
       } else {
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end('{"status":"error","errorType":"bad_data","error":"invalid parameter \\"query\\""}');
+        res.end(
+          '{"status":"error","errorType":"bad_data","error":"invalid parameter \\"query\\""}',
+        );
       }
     });
     server = answer.server;
@@ -214,16 +244,27 @@ describe('PrometheusSource answers that are not Prometheus', () => {
   });
 
   it.each([
-    ['html', /^Prometheus at http:\/\/127\.0\.0\.1:\d+\/html answered 200 with text that is not JSON \(it starts '<html><body>Grafana login/],
-    ['denied', /answered 401 Unauthorized: check fluxFleet\.capacity\.prometheus\.token or username and password$/],
+    [
+      'html',
+      /^Prometheus at http:\/\/127\.0\.0\.1:\d+\/html answered 200 with text that is not JSON \(it starts '<html><body>Grafana login/,
+    ],
+    [
+      'denied',
+      /answered 401 Unauthorized: check fluxFleet\.capacity\.prometheus\.token or username and password$/,
+    ],
     ['bad', /answered 400 \(bad_data: invalid parameter "query"\) to sum by/],
     ['hang', /did not answer within 0\.3 s$/],
   ])('%s: every controller of the cluster says why', async (path, message) => {
     const source = new PrometheusSource(
-      settings(`${base}/${path}`, { auth: { type: 'bearer', token: 's3cret' }, timeoutMs: 300 }),
+      settings(`${base}/${path}`, {
+        auth: { type: 'bearer', token: 's3cret' },
+        timeoutMs: 300,
+      }),
       300,
     );
-    const { measurements, unmeasured } = await source.measureCluster('eu-1', [controller('kustomize-controller')]);
+    const { measurements, unmeasured } = await source.measureCluster('eu-1', [
+      controller('kustomize-controller'),
+    ]);
     expect(measurements).toEqual([]);
     expect(unmeasured.get('*')).toMatch(message);
     expect(seen[seen.length - 1]).toBe('Bearer s3cret');

@@ -1,4 +1,8 @@
-import type { ControllerMeasurement, FluxController, MeasuredFigures } from '@flux-fleet/plugin-flux-fleet-common';
+import type {
+  ControllerMeasurement,
+  FluxController,
+  MeasuredFigures,
+} from '@flux-fleet/plugin-flux-fleet-common';
 import type { PrometheusSettings } from '../config/FleetConfig';
 import { PrometheusClient } from './PrometheusClient';
 import type { VectorSample } from './PrometheusClient';
@@ -20,7 +24,8 @@ export function figureQueries(
 ): Record<keyof MeasuredFigures | 'pods', string> {
   const sel = `${clusterLabel}=${literal(cluster)}`;
   const w = `[${windowSeconds}s]`;
-  const rate = (metric: string, extra = '') => `sum by (${BY}) (rate(${metric}{${sel}${extra}}${w}))`;
+  const rate = (metric: string, extra = '') =>
+    `sum by (${BY}) (rate(${metric}{${sel}${extra}}${w}))`;
   const p95 = (metric: string) =>
     `histogram_quantile(0.95, sum by (le, ${BY}) (rate(${metric}_bucket{${sel}}${w})))`;
   return {
@@ -29,9 +34,9 @@ export function figureQueries(
     activeWorkers: `sum by (${BY}) (avg_over_time(controller_runtime_active_workers{${sel}}${w}))`,
     reconcilesPerSecond: rate('controller_runtime_reconcile_total'),
     reconcileErrorsPerSecond: rate('controller_runtime_reconcile_errors_total'),
-    reconcileTimeMeanSeconds: `${rate('controller_runtime_reconcile_time_seconds_sum')} / ${rate(
-      'controller_runtime_reconcile_time_seconds_count',
-    )}`,
+    reconcileTimeMeanSeconds: `${rate(
+      'controller_runtime_reconcile_time_seconds_sum',
+    )} / ${rate('controller_runtime_reconcile_time_seconds_count')}`,
     reconcileTimeP95Seconds: p95('controller_runtime_reconcile_time_seconds'),
     queueDepth: `sum by (${BY}) (workqueue_depth{${sel}})`,
     queueDepthTrendPerMinute: `sum by (${BY}) (deriv(workqueue_depth{${sel}}${w})) * 60`,
@@ -69,9 +74,19 @@ export class PrometheusSource {
     signal?: AbortSignal,
   ): Promise<PrometheusClusterAnswer> {
     const at = this.now();
-    const queries = Object.entries(figureQueries(this.settings.clusterLabel, cluster, this.windowSeconds));
-    const answers = await Promise.allSettled(queries.map(([, q]) => this.client.query(q, at, signal)));
-    const failures = [...new Set(answers.flatMap(a => (a.status === 'rejected' ? [(a.reason as Error).message] : [])))];
+    const queries = Object.entries(
+      figureQueries(this.settings.clusterLabel, cluster, this.windowSeconds),
+    );
+    const answers = await Promise.allSettled(
+      queries.map(([, q]) => this.client.query(q, at, signal)),
+    );
+    const failures = [
+      ...new Set(
+        answers.flatMap(a =>
+          a.status === 'rejected' ? [(a.reason as Error).message] : [],
+        ),
+      ),
+    ];
     const unmeasured = new Map<string, string>();
     if (answers.every(a => a.status === 'rejected')) {
       unmeasured.set('*', failures.join('; '));
@@ -83,7 +98,8 @@ export class PrometheusSource {
       if (answer.status !== 'fulfilled') return;
       for (const sample of answer.value) {
         const key = `${sample.labels.namespace}/${sample.labels.deployment}`;
-        const figures = byDeployment.get(key) ?? new Map<string, VectorSample>();
+        const figures =
+          byDeployment.get(key) ?? new Map<string, VectorSample>();
         byDeployment.set(key, figures);
         if (figure === 'pods') figures.set(`pod:${sample.labels.pod}`, sample);
         else figures.set(figure, sample);
@@ -96,9 +112,13 @@ export class PrometheusSource {
       if (!found || ![...found.keys()].some(k => !k.startsWith('pod:'))) {
         unmeasured.set(
           key,
-          `Prometheus at ${this.settings.url} has no series of deployment ${literal(c.name)} in namespace ${literal(
-            c.instance,
-          )} with ${this.settings.clusterLabel}=${literal(cluster)}`,
+          `Prometheus at ${
+            this.settings.url
+          } has no series of deployment ${literal(
+            c.name,
+          )} in namespace ${literal(c.instance)} with ${
+            this.settings.clusterLabel
+          }=${literal(cluster)}`,
         );
         continue;
       }
@@ -120,12 +140,19 @@ export class PrometheusSource {
       if (figure.startsWith('pod:')) continue;
       if (Number.isNaN(sample.value)) continue; // no observations in the window (a quantile or mean of nothing)
       if (!Number.isFinite(sample.value)) {
-        problems.push(`Prometheus answered ${sample.value > 0 ? '+Inf' : '-Inf'} for ${figure}; left out`);
+        problems.push(
+          `Prometheus answered ${
+            sample.value > 0 ? '+Inf' : '-Inf'
+          } for ${figure}; left out`,
+        );
         continue;
       }
       figures[figure as keyof MeasuredFigures] = sample.value;
     }
-    if (figures.apiRequestsPerSecond !== undefined && figures.apiThrottledPerSecond === undefined) {
+    if (
+      figures.apiRequestsPerSecond !== undefined &&
+      figures.apiThrottledPerSecond === undefined
+    ) {
       figures.apiThrottledPerSecond = 0; // no 429 series: never throttled in the window
     }
     return {
@@ -134,7 +161,10 @@ export class PrometheusSource {
       deployment: c.name,
       component: c.component,
       source: 'prometheus',
-      pods: [...found.keys()].filter(k => k.startsWith('pod:')).map(k => k.slice(4)).sort(),
+      pods: [...found.keys()]
+        .filter(k => k.startsWith('pod:'))
+        .map(k => k.slice(4))
+        .sort(),
       measuredAt: new Date(at).toISOString(),
       windowSeconds: this.windowSeconds,
       ...figures,

@@ -31,9 +31,9 @@ type Obj = Record<string, any>;
 
 /** `spec.selector` as a label selector query (`app=kustomize-controller,tier in (a,b)`). */
 export function selectorQuery(selector: Obj | undefined): string | undefined {
-  const parts = Object.entries((selector?.matchLabels ?? {}) as Record<string, string>).map(
-    ([k, v]) => `${k}=${v}`,
-  );
+  const parts = Object.entries(
+    (selector?.matchLabels ?? {}) as Record<string, string>,
+  ).map(([k, v]) => `${k}=${v}`);
   for (const e of (selector?.matchExpressions ?? []) as Obj[]) {
     const values = Array.isArray(e.values) ? e.values.join(',') : '';
     if (e.operator === 'In') parts.push(`${e.key} in (${values})`);
@@ -65,7 +65,9 @@ function resourcesOf(container: Obj | undefined): ControllerResources {
 }
 
 function metricsPort(container: Obj | undefined): number {
-  const ports = Array.isArray(container?.ports) ? (container!.ports as Obj[]) : [];
+  const ports = Array.isArray(container?.ports)
+    ? (container!.ports as Obj[])
+    : [];
   const named = ports.find(p => p?.name === 'http-prom')?.containerPort;
   return Number.isInteger(named) ? named : METRICS_PORT;
 }
@@ -91,18 +93,32 @@ export async function discoverControllerPods(
   let spec: Obj;
   try {
     spec = await client.getJson<Obj>(
-      `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/deployments/${encodeURIComponent(deployment)}`,
+      `/apis/apps/v1/namespaces/${encodeURIComponent(
+        namespace,
+      )}/deployments/${encodeURIComponent(deployment)}`,
       {},
       signal,
     );
   } catch (error) {
-    return { pods: [], resources: {}, problems: [`cannot read the Deployment: ${denied(error, 'get', 'deployments')}`] };
+    return {
+      pods: [],
+      resources: {},
+      problems: [
+        `cannot read the Deployment: ${denied(error, 'get', 'deployments')}`,
+      ],
+    };
   }
   const template = managerContainer(spec?.spec?.template?.spec?.containers);
   const resources = resourcesOf(template);
   const labelSelector = selectorQuery(spec?.spec?.selector);
   if (!labelSelector) {
-    return { pods: [], resources, problems: ['the Deployment has no spec.selector, so its pods cannot be found'] };
+    return {
+      pods: [],
+      resources,
+      problems: [
+        'the Deployment has no spec.selector, so its pods cannot be found',
+      ],
+    };
   }
   let list: Obj;
   try {
@@ -112,14 +128,24 @@ export async function discoverControllerPods(
       signal,
     );
   } catch (error) {
-    return { pods: [], resources, problems: [`cannot list its pods: ${denied(error, 'list', 'pods')}`] };
+    return {
+      pods: [],
+      resources,
+      problems: [`cannot list its pods: ${denied(error, 'list', 'pods')}`],
+    };
   }
   const items = (Array.isArray(list?.items) ? list.items : []) as Obj[];
-  const running = items.filter(p => p?.status?.phase === 'Running' && !p?.metadata?.deletionTimestamp);
+  const running = items.filter(
+    p => p?.status?.phase === 'Running' && !p?.metadata?.deletionTimestamp,
+  );
   if (running.length === 0) {
-    const phases = items.map(p => `${p?.metadata?.name} ${p?.status?.phase ?? 'without a phase'}`);
+    const phases = items.map(
+      p => `${p?.metadata?.name} ${p?.status?.phase ?? 'without a phase'}`,
+    );
     problems.push(
-      items.length ? `no running pod (${phases.join(', ')})` : `no pod matches its selector ${labelSelector}`,
+      items.length
+        ? `no running pod (${phases.join(', ')})`
+        : `no pod matches its selector ${labelSelector}`,
     );
   }
   const pods = running

@@ -32,14 +32,19 @@ export interface LimitedGetOptions {
 }
 
 const formatBytes = (n: number) =>
-  n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 1 : 0)} MiB` : `${Math.round(n / 1024)} KiB`;
+  n >= 1024 * 1024
+    ? `${(n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 1 : 0)} MiB`
+    : `${Math.round(n / 1024)} KiB`;
 
 /**
  * GETs a URL with a deadline over the whole exchange (a metrics endpoint that answers the headers and then hangs
  * mid-body fails too) and a cap on the body, checked while it streams (a `Content-Length` over the cap fails at
  * once). Metrics are read rarely and small, so this is separate from the watch layer's client.
  */
-export function httpGetLimited(url: URL, options: LimitedGetOptions): Promise<LimitedGetAnswer> {
+export function httpGetLimited(
+  url: URL,
+  options: LimitedGetOptions,
+): Promise<LimitedGetAnswer> {
   const transport = url.protocol === 'http:' ? http : https;
   const base = options.requestOptions ?? {};
   return new Promise((resolve, reject) => {
@@ -61,14 +66,27 @@ export function httpGetLimited(url: URL, options: LimitedGetOptions): Promise<Li
       } else resolve(outcome);
     };
     const tooLarge = () =>
-      new LimitedGetError('too-large', `answered more than ${formatBytes(options.maxBytes)}`);
+      new LimitedGetError(
+        'too-large',
+        `answered more than ${formatBytes(options.maxBytes)}`,
+      );
     deadline = setTimeout(
-      () => finish(new LimitedGetError('timeout', `did not answer within ${options.timeoutMs / 1000} s`)),
+      () =>
+        finish(
+          new LimitedGetError(
+            'timeout',
+            `did not answer within ${options.timeoutMs / 1000} s`,
+          ),
+        ),
       options.timeoutMs,
     );
     req = transport.request(
       url,
-      { ...base, method: 'GET', headers: { ...base.headers, ...options.headers } },
+      {
+        ...base,
+        method: 'GET',
+        headers: { ...base.headers, ...options.headers },
+      },
       res => {
         const declared = Number(res.headers['content-length']);
         if (declared > options.maxBytes) {
@@ -82,7 +100,9 @@ export function httpGetLimited(url: URL, options: LimitedGetOptions): Promise<Li
           if (size > options.maxBytes) finish(tooLarge());
           else chunks.push(chunk);
         });
-        res.on('error', error => finish(new LimitedGetError('network', `broke off: ${error.message}`)));
+        res.on('error', error =>
+          finish(new LimitedGetError('network', `broke off: ${error.message}`)),
+        );
         res.on('end', () =>
           finish({
             status: res.statusCode ?? 0,
@@ -97,7 +117,9 @@ export function httpGetLimited(url: URL, options: LimitedGetOptions): Promise<Li
       finish(
         new LimitedGetError(
           'network',
-          `cannot be reached: ${code && !error.message.includes(code) ? `${code} ` : ''}${error.message}`,
+          `cannot be reached: ${
+            code && !error.message.includes(code) ? `${code} ` : ''
+          }${error.message}`,
         ),
       );
     });

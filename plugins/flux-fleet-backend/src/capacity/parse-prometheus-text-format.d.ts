@@ -5,7 +5,11 @@ declare module 'parse-prometheus-text-format' {
     name: string;
     help: string;
     type: string;
-    metrics: Array<{ value?: string; labels?: Record<string, string>; timestamp_ms?: string }>;
+    metrics: Array<{
+      value?: string;
+      labels?: Record<string, string>;
+      timestamp_ms?: string;
+    }>;
   }
   function parsePrometheusTextFormat(text: string): ParsedFamily[];
   export = parsePrometheusTextFormat;

@@ -40,8 +40,16 @@ describe('parseExposition', () => {
   });
 
   it.each([
-    ['HTML', '<html>\n<body>502 Bad Gateway</body>\n', /'<html>' is not a metric name/],
-    ['JSON', '{"kind":"Status","code":500}', /not the Prometheus text format: no sample in it \(it starts '\{"kind"/],
+    [
+      'HTML',
+      '<html>\n<body>502 Bad Gateway</body>\n',
+      /'<html>' is not a metric name/,
+    ],
+    [
+      'JSON',
+      '{"kind":"Status","code":500}',
+      /not the Prometheus text format: no sample in it \(it starts '\{"kind"/,
+    ],
     ['an empty body', '\n', /it is empty/],
     ['garbage bytes', '\u0000\u0001{=', /not the Prometheus text format/],
     ['words', 'hello world\n', /the value of hello is 'world', not a number/],

@@ -17,8 +17,13 @@ function whatIsWrong(
   value: number | undefined,
 ): string | undefined {
   if (!METRIC_NAME.test(name)) return `'${name}' is not a metric name`;
-  if (Object.keys(labels).some(l => !LABEL_NAME.test(l))) return `${name} has a label name that is not one`;
-  if (value === undefined) return `the value of ${name} is '${(text ?? '').slice(0, 40)}', not a number`;
+  if (Object.keys(labels).some(l => !LABEL_NAME.test(l)))
+    return `${name} has a label name that is not one`;
+  if (value === undefined)
+    return `the value of ${name} is '${(text ?? '').slice(
+      0,
+      40,
+    )}', not a number`;
   return undefined;
 }
 
@@ -38,7 +43,12 @@ export function parseExposition(text: string): MetricSample[] {
   try {
     families = parsePrometheusTextFormat(`${text.replace(TYPE_LINE, '')}\n`);
   } catch (error) {
-    throw new Error(`it is not the Prometheus text format (${(error as Error).message.slice(0, 160)})`);
+    throw new Error(
+      `it is not the Prometheus text format (${(error as Error).message.slice(
+        0,
+        160,
+      )})`,
+    );
   }
   const samples: MetricSample[] = [];
   for (const family of families) {
@@ -47,7 +57,9 @@ export function parseExposition(text: string): MetricSample[] {
       const value = parseSampleValue(metric.value ?? '');
       const bad = whatIsWrong(family.name, labels, metric.value, value);
       if (bad) {
-        throw new Error(`it is not the Prometheus text format: ${bad.slice(0, 200)}`);
+        throw new Error(
+          `it is not the Prometheus text format: ${bad.slice(0, 200)}`,
+        );
       }
       samples.push({ name: family.name, labels, value: value! });
     }
@@ -56,7 +68,9 @@ export function parseExposition(text: string): MetricSample[] {
     // the library skips lines it reads as nameless (`{"kind":"Status"…}`): no samples is never a metrics answer
     const start = text.trim().slice(0, 60);
     throw new Error(
-      start ? `it is not the Prometheus text format: no sample in it (it starts '${start}')` : 'it is empty',
+      start
+        ? `it is not the Prometheus text format: no sample in it (it starts '${start}')`
+        : 'it is empty',
     );
   }
   return samples;

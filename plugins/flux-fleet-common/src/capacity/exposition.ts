@@ -46,7 +46,9 @@ export const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 export const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 /** Identifies a series within one scrape: its name and its labels, in label-name order. */
-export function seriesKey(sample: Pick<MetricSample, 'name' | 'labels'>): string {
+export function seriesKey(
+  sample: Pick<MetricSample, 'name' | 'labels'>,
+): string {
   const labels = Object.keys(sample.labels)
     .sort()
     .map(k => `${k}=${JSON.stringify(sample.labels[k])}`)
@@ -55,7 +57,9 @@ export function seriesKey(sample: Pick<MetricSample, 'name' | 'labels'>): string
 }
 
 /** A series as Prometheus writes it, for messages: `workqueue_depth{controller="kustomization"}`. */
-export function seriesText(sample: Pick<MetricSample, 'name' | 'labels'>): string {
+export function seriesText(
+  sample: Pick<MetricSample, 'name' | 'labels'>,
+): string {
   const labels = Object.entries(sample.labels)
     .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
     .join(',');

@@ -18,7 +18,9 @@ export function counterIncrease(
 
 /** True when the counter went down between the readings: the process restarted in the window. */
 export function counterWasReset(previous: number, current: number): boolean {
-  return Number.isFinite(previous) && Number.isFinite(current) && current < previous;
+  return (
+    Number.isFinite(previous) && Number.isFinite(current) && current < previous
+  );
 }
 
 /** Per second over `seconds`; undefined for a window that is not positive or a value that is missing. */
@@ -74,7 +76,10 @@ export function histogramQuantile(
   if (i === 0 && bucket.le <= 0) return bucket.le;
   const lowerBound = i === 0 ? 0 : cumulative[i - 1].le;
   const below = i === 0 ? 0 : cumulative[i - 1].count;
-  return lowerBound + (bucket.le - lowerBound) * ((rank - below) / (bucket.count - below));
+  return (
+    lowerBound +
+    (bucket.le - lowerBound) * ((rank - below) / (bucket.count - below))
+  );
 }
 
 /** Adds bucket counts of the same bounds (Prometheus' `sum by (le)`). */
@@ -83,7 +88,8 @@ export function sumBuckets(
 ): HistogramBucket[] {
   const byBound = new Map<number, number>();
   for (const buckets of histograms) {
-    for (const b of buckets) byBound.set(b.le, (byBound.get(b.le) ?? 0) + b.count);
+    for (const b of buckets)
+      byBound.set(b.le, (byBound.get(b.le) ?? 0) + b.count);
   }
   return [...byBound.entries()]
     .map(([le, count]) => ({ le, count }))
@@ -100,12 +106,15 @@ export function bucketIncreases(
   previous: readonly HistogramBucket[],
   current: readonly HistogramBucket[],
 ): HistogramBucket[] | undefined {
-  if ([...previous, ...current].some(b => !Number.isFinite(b.count))) return undefined;
+  if ([...previous, ...current].some(b => !Number.isFinite(b.count)))
+    return undefined;
   const before = new Map(previous.map(b => [b.le, b.count]));
   const totalBefore = before.get(Infinity);
   const totalNow = current.find(b => b.le === Infinity)?.count;
   const reset =
-    totalBefore !== undefined && totalNow !== undefined && totalNow < totalBefore;
+    totalBefore !== undefined &&
+    totalNow !== undefined &&
+    totalNow < totalBefore;
   if (reset) return current.map(b => ({ ...b }));
   return current
     .filter(b => before.has(b.le))

@@ -27,9 +27,13 @@ const SUFFIX: Record<string, number> = {
  * Numbers are accepted too (a YAML `cpu: 2`).
  */
 export function parseQuantity(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
+  if (typeof value === 'number')
+    return Number.isFinite(value) && value >= 0 ? value : undefined;
   if (typeof value !== 'string') return undefined;
-  const match = /^\+?(\d+\.?\d*|\.\d+)(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])?)$/.exec(value.trim());
+  const match =
+    /^\+?(\d+\.?\d*|\.\d+)(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])?)$/.exec(
+      value.trim(),
+    );
   if (!match) return undefined;
   const [, digits, exponent, suffix] = match;
   return Number(digits + (exponent ?? '')) * SUFFIX[suffix ?? ''];

@@ -59,7 +59,15 @@ const CPU = 'process_cpu_seconds_total';
 const MEMORY = 'process_resident_memory_bytes';
 
 /** Series every controller exports; one missing from a pod's scrape is a problem worth naming. */
-const EXPECTED = [RECONCILES, `${RECONCILE_TIME}_bucket`, MAX_CONCURRENT, ACTIVE_WORKERS, QUEUE_DEPTH, CPU, MEMORY];
+const EXPECTED = [
+  RECONCILES,
+  `${RECONCILE_TIME}_bucket`,
+  MAX_CONCURRENT,
+  ACTIVE_WORKERS,
+  QUEUE_DEPTH,
+  CPU,
+  MEMORY,
+];
 
 /** Reads one pod: its gauges from the current scrape, its increases since the previous one. */
 class PodReader {
@@ -67,14 +75,24 @@ class PodReader {
   private readonly before: Map<string, number>;
   private readonly reported = new Set<string>();
 
-  constructor(private readonly pair: PodScrapePair, private readonly problems: string[]) {
-    this.seconds = pair.previous ? (pair.current.at - pair.previous.at) / 1000 : 0;
+  constructor(
+    private readonly pair: PodScrapePair,
+    private readonly problems: string[],
+  ) {
+    this.seconds = pair.previous
+      ? (pair.current.at - pair.previous.at) / 1000
+      : 0;
     this.before = new Map(
-      (this.seconds > 0 ? pair.previous!.samples : []).map(s => [seriesKey(s), s.value]),
+      (this.seconds > 0 ? pair.previous!.samples : []).map(s => [
+        seriesKey(s),
+        s.value,
+      ]),
     );
     for (const name of EXPECTED) {
       if (!pair.current.samples.some(s => s.name === name)) {
-        problems.push(`pod ${pair.current.pod}: the scrape has no ${name} series`);
+        problems.push(
+          `pod ${pair.current.pod}: the scrape has no ${name} series`,
+        );
       }
     }
   }
@@ -95,7 +113,10 @@ class PodReader {
   }
 
   /** The summed increase of a counter's series over the window; undefined when none could be read. */
-  increase(name: string, match: Record<string, string> = {}): number | undefined {
+  increase(
+    name: string,
+    match: Record<string, string> = {},
+  ): number | undefined {
     if (!this.hasWindow) return undefined;
     let summed: number | undefined = undefined;
     for (const s of samplesOf(this.pair.current.samples, name, match)) {
@@ -111,7 +132,12 @@ class PodReader {
     let summed: number | undefined = undefined;
     for (const s of samplesOf(this.pair.current.samples, name)) {
       const then = this.before.get(seriesKey(s));
-      if (then === undefined || !Number.isFinite(then) || !Number.isFinite(s.value)) continue;
+      if (
+        then === undefined ||
+        !Number.isFinite(then) ||
+        !Number.isFinite(s.value)
+      )
+        continue;
       summed = (summed ?? 0) + (s.value - then);
     }
     return summed;
@@ -120,13 +146,20 @@ class PodReader {
   /** The increase of a histogram's buckets over the window, summed over its series (`sum by (le)`). */
   bucketIncrease(name: string): HistogramBucket[] | undefined {
     if (!this.hasWindow) return undefined;
-    const series = new Map<string, { now: HistogramBucket[]; then: HistogramBucket[]; text: string }>();
+    const series = new Map<
+      string,
+      { now: HistogramBucket[]; then: HistogramBucket[]; text: string }
+    >();
     for (const s of samplesOf(this.pair.current.samples, `${name}_bucket`)) {
       const { le, ...rest } = s.labels;
       const bound = le === '+Inf' ? Infinity : Number(le);
       if (le === undefined || Number.isNaN(bound)) continue;
       const key = seriesKey({ name, labels: rest });
-      const entry = series.get(key) ?? { now: [], then: [], text: seriesText({ name, labels: rest }) };
+      const entry = series.get(key) ?? {
+        now: [],
+        then: [],
+        text: seriesText({ name, labels: rest }),
+      };
       series.set(key, entry);
       const then = this.before.get(seriesKey(s));
       entry.now.push({ le: bound, count: s.value });
@@ -137,7 +170,11 @@ class PodReader {
       if (then.length === 0) continue; // a series new in this window has no increase yet, as in Prometheus
       const delta = bucketIncreases(then, now);
       if (delta) increases.push(delta);
-      else this.note(`${text} buckets`, 'has a bucket count that is NaN or infinite; left out');
+      else
+        this.note(
+          `${text} buckets`,
+          'has a bucket count that is NaN or infinite; left out',
+        );
     }
     return increases.length ? sumBuckets(increases) : undefined;
   }
@@ -146,13 +183,19 @@ class PodReader {
     const then = this.before.get(seriesKey(s));
     if (then === undefined) return undefined; // new series: no increase yet
     if (!this.finite(s) || !Number.isFinite(then)) {
-      if (Number.isFinite(s.value)) this.note(seriesText(s), 'was NaN or infinite in the previous scrape; left out');
+      if (Number.isFinite(s.value))
+        this.note(
+          seriesText(s),
+          'was NaN or infinite in the previous scrape; left out',
+        );
       return undefined;
     }
     if (counterWasReset(then, s.value)) {
       this.note(
         'counters',
-        `went down (${seriesText(s)} from ${then} to ${s.value}): the controller restarted, so rates count from the restart`,
+        `went down (${seriesText(s)} from ${then} to ${
+          s.value
+        }): the controller restarted, so rates count from the restart`,
       );
     }
     return counterIncrease(then, s.value);
@@ -179,7 +222,8 @@ function valueText(value: number): string {
   return String(value);
 }
 
-const sum = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) : undefined);
+const sum = (values: number[]) =>
+  values.length ? values.reduce((a, b) => a + b, 0) : undefined;
 
 /** Adds per-pod values; undefined when no pod had one. */
 function total(values: Array<number | undefined>): number | undefined {
@@ -187,11 +231,18 @@ function total(values: Array<number | undefined>): number | undefined {
 }
 
 /** A per-pod rate summed over the pods that have a window. */
-function rate(pods: PodReader[], read: (p: PodReader) => number | undefined): number | undefined {
-  return total(pods.filter(p => p.hasWindow).map(p => {
-    const v = read(p);
-    return v === undefined ? undefined : v / p.seconds;
-  }));
+function rate(
+  pods: PodReader[],
+  read: (p: PodReader) => number | undefined,
+): number | undefined {
+  return total(
+    pods
+      .filter(p => p.hasWindow)
+      .map(p => {
+        const v = read(p);
+        return v === undefined ? undefined : v / p.seconds;
+      }),
+  );
 }
 
 /**
@@ -200,20 +251,26 @@ function rate(pods: PodReader[], read: (p: PodReader) => number | undefined): nu
  * `maxConcurrentReconciles` is the workers of the pod with the most (only the leader of several replicas works),
  * `memoryBytes` the pod using the most (it is compared with one container's limit).
  */
-export function figuresFromScrapes(pairs: readonly PodScrapePair[]): ScrapedFigures {
+export function figuresFromScrapes(
+  pairs: readonly PodScrapePair[],
+): ScrapedFigures {
   const problems: string[] = [];
   const pods = pairs.map(p => new PodReader(p, problems));
   const windowed = pods.filter(p => p.hasWindow);
   const windowSeconds = Math.max(0, ...windowed.map(p => p.seconds));
 
   const reconcileTimeSum = rate(pods, p => p.increase(`${RECONCILE_TIME}_sum`));
-  const reconcileTimeCount = rate(pods, p => p.increase(`${RECONCILE_TIME}_count`));
+  const reconcileTimeCount = rate(pods, p =>
+    p.increase(`${RECONCILE_TIME}_count`),
+  );
   const quantile = (name: string) => {
     const buckets = windowed.flatMap(p => {
       const b = p.bucketIncrease(name);
       return b ? [b] : [];
     });
-    return buckets.length ? histogramQuantile(0.95, sumBuckets(buckets)) : undefined;
+    return buckets.length
+      ? histogramQuantile(0.95, sumBuckets(buckets))
+      : undefined;
   };
   const depthNow = pods.map(p => sum(p.gauge(QUEUE_DEPTH)));
   const depthTrend = total(
@@ -228,23 +285,32 @@ export function figuresFromScrapes(pairs: readonly PodScrapePair[]): ScrapedFigu
   };
 
   const figures: MeasuredFigures = {
-    maxConcurrentReconciles: maxOverPods(pods.map(p => sum(p.gauge(MAX_CONCURRENT)))),
+    maxConcurrentReconciles: maxOverPods(
+      pods.map(p => sum(p.gauge(MAX_CONCURRENT))),
+    ),
     activeWorkers: total(pods.map(p => sum(p.gauge(ACTIVE_WORKERS)))),
     reconcilesPerSecond: rate(pods, p => p.increase(RECONCILES)),
     reconcileErrorsPerSecond: rate(pods, p => p.increase(ERRORS)),
     reconcileTimeMeanSeconds:
-      reconcileTimeSum !== undefined && reconcileTimeCount ? reconcileTimeSum / reconcileTimeCount : undefined,
+      reconcileTimeSum !== undefined && reconcileTimeCount
+        ? reconcileTimeSum / reconcileTimeCount
+        : undefined,
     reconcileTimeP95Seconds: quantile(RECONCILE_TIME),
     queueDepth: total(depthNow),
     queueDepthTrendPerMinute: depthTrend,
     queueWaitP95Seconds: quantile(QUEUE_WAIT),
     apiRequestsPerSecond: rate(pods, p => p.increase(API_REQUESTS)),
-    apiThrottledPerSecond: rate(pods, p => p.increase(API_REQUESTS, { code: '429' })),
+    apiThrottledPerSecond: rate(pods, p =>
+      p.increase(API_REQUESTS, { code: '429' }),
+    ),
     cpuCores: rate(pods, p => p.increase(CPU)),
     memoryBytes: maxOverPods(pods.map(p => maxOverPods(p.gauge(MEMORY)))),
   };
   // no series with code 429 means the API never throttled this controller in the window
-  if (figures.apiRequestsPerSecond !== undefined && figures.apiThrottledPerSecond === undefined) {
+  if (
+    figures.apiRequestsPerSecond !== undefined &&
+    figures.apiThrottledPerSecond === undefined
+  ) {
     figures.apiThrottledPerSecond = 0;
   }
   for (const key of Object.keys(figures) as Array<keyof MeasuredFigures>) {

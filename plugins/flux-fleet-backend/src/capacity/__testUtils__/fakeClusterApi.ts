@@ -39,14 +39,20 @@ export class FakeClusterApi {
 
   async start(): Promise<void> {
     this.server = http.createServer((req, res) => this.answer(req, res));
-    await new Promise<void>(resolve => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    await new Promise<void>(resolve =>
+      this.server!.listen(0, '127.0.0.1', resolve),
+    );
+    this.url = `http://127.0.0.1:${
+      (this.server!.address() as AddressInfo).port
+    }`;
   }
 
   async stop(): Promise<void> {
     for (const res of this.open) res.destroy();
     this.server?.closeAllConnections();
-    await new Promise<void>(resolve => this.server?.close(() => resolve()) ?? resolve());
+    await new Promise<void>(
+      resolve => this.server?.close(() => resolve()) ?? resolve(),
+    );
   }
 
   client(cluster: string, timeoutMs = 5000): ClusterClient {
@@ -68,10 +74,18 @@ export class FakeClusterApi {
 
   private answer(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url!, 'http://x');
-    let m = /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments\/([^/]+)$/.exec(url.pathname);
+    let m =
+      /^\/apis\/apps\/v1\/namespaces\/([^/]+)\/deployments\/([^/]+)$/.exec(
+        url.pathname,
+      );
     if (m) {
       const d = this.deployments.get(`${m[1]}/${m[2]}`);
-      if (!d) return this.json(res, 404, { kind: 'Status', reason: 'NotFound', message: 'not found' });
+      if (!d)
+        return this.json(res, 404, {
+          kind: 'Status',
+          reason: 'NotFound',
+          message: 'not found',
+        });
       return this.json(res, 200, {
         metadata: { namespace: d.namespace, name: d.name },
         spec: {
@@ -79,7 +93,11 @@ export class FakeClusterApi {
           template: {
             spec: {
               containers: [
-                { name: 'manager', resources: d.resources ?? {}, ports: [{ name: 'http-prom', containerPort: 8080 }] },
+                {
+                  name: 'manager',
+                  resources: d.resources ?? {},
+                  ports: [{ name: 'http-prom', containerPort: 8080 }],
+                },
               ],
             },
           },
@@ -88,23 +106,48 @@ export class FakeClusterApi {
     }
     m = /^\/api\/v1\/namespaces\/([^/]+)\/pods$/.exec(url.pathname);
     if (m) {
-      const app = /^app=(.+)$/.exec(url.searchParams.get('labelSelector') ?? '')?.[1];
+      const app = /^app=(.+)$/.exec(
+        url.searchParams.get('labelSelector') ?? '',
+      )?.[1];
       const d = this.deployments.get(`${m[1]}/${app}`);
       if (d?.podListStatus) {
-        return this.json(res, d.podListStatus, { kind: 'Status', reason: 'Forbidden', message: 'pods is forbidden' });
+        return this.json(res, d.podListStatus, {
+          kind: 'Status',
+          reason: 'Forbidden',
+          message: 'pods is forbidden',
+        });
       }
       return this.json(res, 200, {
         kind: 'PodList',
         items: Object.keys(d?.pods ?? {}).map(name => ({
           metadata: { namespace: m![1], name, labels: { app } },
-          spec: { containers: [{ name: 'manager', ports: [{ name: 'http-prom', containerPort: 8080 }] }] },
+          spec: {
+            containers: [
+              {
+                name: 'manager',
+                ports: [{ name: 'http-prom', containerPort: 8080 }],
+              },
+            ],
+          },
           status: { phase: 'Running' },
         })),
       });
     }
-    m = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/:]+):8080\/proxy\/metrics$/.exec(url.pathname);
-    const pod = m && [...this.deployments.values()].find(d => d.namespace === m![1] && m![2] in d.pods)?.pods[m[2]];
-    if (!pod) return this.json(res, 404, { kind: 'Status', reason: 'NotFound', message: `no route ${url.pathname}` });
+    m =
+      /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/:]+):8080\/proxy\/metrics$/.exec(
+        url.pathname,
+      );
+    const pod =
+      m &&
+      [...this.deployments.values()].find(
+        d => d.namespace === m![1] && m![2] in d.pods,
+      )?.pods[m[2]];
+    if (!pod)
+      return this.json(res, 404, {
+        kind: 'Status',
+        reason: 'NotFound',
+        message: `no route ${url.pathname}`,
+      });
     if ('text' in pod) {
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
       return res.end(pod.text);
