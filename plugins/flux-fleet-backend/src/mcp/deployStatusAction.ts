@@ -19,6 +19,7 @@ import {
   refKey,
   stateSchema,
   type Zod,
+  registerAction,
 } from './shapes';
 
 /** How many clusters the summary sentence names where the entity is not deployed. */
@@ -38,7 +39,7 @@ function rootCauseSchema(z: Zod) {
 
 /** `get-deploy-status`: where a catalog entity's Flux objects stand, per cluster. */
 export function registerDeployStatusAction(registry: ActionsRegistryService, api: FleetApiClient) {
-  registry.register({
+  registerAction(registry, {
     name: 'get-deploy-status',
     title: 'Deploy status of a catalog entity',
     description:
@@ -149,7 +150,7 @@ export function registerDeployStatusAction(registry: ActionsRegistryService, api
       return {
         output: {
           entityRef,
-          summary: summary(entityRef, clusters, view),
+          summary: summary(entityRef, clusters, view, rootCauses),
           objectCount: view.objects.length,
           countsByState: countBy(view.objects, o => o.state.state),
           shownObjects: shown.length,
@@ -172,6 +173,7 @@ function summary(
   entityRef: string,
   clusters: Array<{ cluster: string; deployed: boolean; objects: ReturnType<typeof objectLine>[] }>,
   view: EntityView,
+  rootCauses: ReadonlyMap<string, FleetObjectDetail['rootCause']>,
 ): string {
   if (clusters.length === 0) {
     const how = view.link.kubernetesId
@@ -185,9 +187,13 @@ function summary(
   if (notDeployed.length > 0) {
     const named = notDeployed.slice(0, NAMED_CLUSTERS).map(c => {
       const worst = c.objects.find(o => o.state !== 'ready');
-      return worst
-        ? `${c.cluster} (${worst.kind} ${worst.namespace}/${worst.name} ${worst.state}${worst.reason ? `: ${worst.reason}` : ''})`
-        : c.cluster;
+      if (!worst) return c.cluster;
+      const root = rootCauses.get(worst.key);
+      const cause = root
+        ? `, root cause ${root.ref.kind} ${root.ref.namespace}/${root.ref.name} ${root.state ?? 'missing'}` +
+          `${root.reason ? `: ${root.reason}` : ''}`
+        : '';
+      return `${c.cluster} (${worst.kind} ${worst.namespace}/${worst.name} ${worst.state}${worst.reason ? `: ${worst.reason}` : ''}${cause})`;
     });
     const more = notDeployed.length > NAMED_CLUSTERS ? ` and ${notDeployed.length - NAMED_CLUSTERS} more` : '';
     text += ` Not on ${named.join(', ')}${more}.`;

@@ -11,6 +11,7 @@ import {
   objectRefInput,
   refKey,
   stateSchema,
+  registerAction,
 } from './shapes';
 
 /** Events an explanation carries: the latest few say what the controller last did. */
@@ -20,7 +21,7 @@ const DEPENDENCIES = 20;
 
 /** `explain-flux-object`: the why of one Flux object. */
 export function registerExplainObjectAction(registry: ActionsRegistryService, api: FleetApiClient) {
-  registry.register({
+  registerAction(registry, {
     name: 'explain-flux-object',
     title: 'Explain one Flux object',
     description:

@@ -19,13 +19,14 @@ import {
   objectLine,
   objectLineSchema,
   type Zod,
+  registerAction,
 } from './shapes';
 
 const SEVERITIES = ['error', 'warning', 'info'] as const;
 
 /** `list-flux-findings` and `list-flux-objects`: the fleet's problems and objects, counted, then the first N. */
 export function registerListActions(registry: ActionsRegistryService, api: FleetApiClient) {
-  registry.register({
+  registerAction(registry, {
     name: 'list-flux-findings',
     title: 'List Flux findings',
     description:
@@ -80,7 +81,7 @@ export function registerListActions(registry: ActionsRegistryService, api: Fleet
     },
   });
 
-  registry.register({
+  registerAction(registry, {
     name: 'list-flux-objects',
     title: 'List Flux objects',
     description:

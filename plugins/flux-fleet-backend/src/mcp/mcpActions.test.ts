@@ -3,6 +3,7 @@ import {
   actionsRegistryServiceFactory,
   actionsServiceFactory,
 } from '@backstage/backend-defaults/alpha';
+import mcpActionsPlugin from '@backstage/plugin-mcp-actions-backend';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { startFleetSim, type FleetSim, type SimCluster } from '@flux-fleet/fleet-sim';
@@ -118,7 +119,7 @@ describe('Flux Fleet over MCP', () => {
         // the real registry and actions service: actions are listed and invoked over HTTP with plugin tokens
         actionsRegistryServiceFactory,
         actionsServiceFactory,
-        import('@backstage/plugin-mcp-actions-backend'),
+        mcpActionsPlugin,
         catalogServiceMock.factory({
           entities: [
             {
@@ -219,6 +220,16 @@ describe('Flux Fleet over MCP', () => {
     }
     const deployed = output.clusters.filter((c: any) => c.deployed).length;
     expect(output.summary).toContain(`deployed (every Flux object ready) on ${deployed} of ${clusters.length} clusters`);
+    // a blocked object's line carries its root cause, and the summary says it
+    // fleet S seed 1 blocks checkout's HelmRelease on prod-ap-southeast-1 behind a stalled cart-api
+    const blocked = listed.find((l: any) => l.state === 'blocked');
+    expect(blocked).toBeDefined();
+    {
+      const detail: FleetObjectDetail = await rest(`/objects/${blocked.key}`, BOB);
+      const { cluster, namespace, kind, name } = detail.rootCause!.ref;
+      expect(blocked.rootCause).toMatchObject({ key: `${cluster}/${namespace}/${kind}/${name}`, state: detail.rootCause!.state });
+      expect(output.summary).toContain(`root cause ${kind} ${namespace}/${name} ${detail.rootCause!.state}`);
+    }
     // sized for a model: limit 2 lists two objects, not-ready ones first, and still counts them all
     const small = (await call(client, 'get-deploy-status', { entityRef: 'component:default/checkout', limit: 2 })).output;
     expect(small.shownObjects).toBe(2);
@@ -230,9 +241,10 @@ describe('Flux Fleet over MCP', () => {
 
   it('explains one object as its detail API does, the root cause of a blocked one included', async () => {
     const client = await connect(mockCredentials.user.header(BOB));
-    const blocked = (await rest('/objects?state=blocked&limit=1')).items[0] as FleetObject | undefined;
-    const failed = (await rest('/objects?state=failed&limit=1')).items[0] as FleetObject;
-    for (const o of [blocked, failed].filter((x): x is FleetObject => !!x)) {
+    const blocked = (await rest('/objects?state=blocked&kind=Kustomization,HelmRelease&limit=1')).items[0] as FleetObject;
+    const failed = (await rest('/objects?state=failed&kind=Kustomization,HelmRelease&limit=1')).items[0] as FleetObject;
+    expect([blocked?.state.state, failed?.state.state]).toEqual(['blocked', 'failed']);
+    for (const o of [blocked, failed]) {
       const detail: FleetObjectDetail = await rest(`/objects/${o.key}`, BOB);
       const { output } = await call(client, 'explain-flux-object', refOf(o));
       expect(output).toMatchObject({
@@ -253,7 +265,7 @@ describe('Flux Fleet over MCP', () => {
         expect(output.summary).toContain(`Root cause through dependsOn: ${cluster}/${namespace}/${kind}/${name}`);
       }
     }
-    expect(blocked && (await rest(`/objects/${blocked.key}`)).rootCause).toBeTruthy();
+    expect((await rest(`/objects/${blocked.key}`)).rootCause).toBeTruthy();
   });
 
   it('lists findings with the counts the findings API gives, filtered by severity too', async () => {

@@ -3,7 +3,9 @@
  * words), and the functions that cut the REST API's answers down to them. Answers are sized for a model: counts
  * of everything, then the first N items, never the whole fleet.
  */
-import type { z } from 'zod/v3';
+import type { BackstageCredentials } from '@backstage/backend-plugin-api';
+import type { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
+import type { AnyZodObject, z } from 'zod/v3';
 import {
   FINDING_TYPES,
   FLUX_KINDS,
@@ -20,6 +22,28 @@ import {
  * schemas here are built with, so that its parsing and JSON schema conversion see their own classes).
  */
 export type Zod = typeof z;
+
+/** One Flux Fleet action, as the actions registry takes it, typed with the plugin's zod. */
+export interface FleetAction<I extends AnyZodObject, O extends AnyZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  attributes: { readOnly: boolean; destructive: boolean; idempotent: boolean };
+  schema: { input: (zod: Zod) => I; output: (zod: Zod) => O };
+  action(context: { input: z.infer<I>; credentials: BackstageCredentials }): Promise<{ output: z.infer<O> }>;
+}
+
+/**
+ * Registers an action. The registry's types name its own copy of zod (zod 4's `zod/v3`), the actions here the
+ * plugin's (zod 3.25's `zod/v3`): the same API, but TypeScript's structural comparison of the two ran out of memory
+ * (4 GB) in `yarn tsc`, so the one cast is here. At run time the registry calls the schema callbacks with its copy.
+ */
+export function registerAction<I extends AnyZodObject, O extends AnyZodObject>(
+  registry: ActionsRegistryService,
+  action: FleetAction<I, O>,
+): void {
+  registry.register(action as unknown as Parameters<ActionsRegistryService['register']>[0]);
+}
 
 /** Longest state message an answer carries: kustomize build errors run to kilobytes, the first lines say why. */
 export const MESSAGE_LIMIT = 500;

@@ -1,7 +1,7 @@
 import type { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
 import type { ActionResult } from '@flux-fleet/plugin-flux-fleet-common';
 import { FleetApiClient, objectPath } from './FleetApiClient';
-import { objectRefInput, type Zod } from './shapes';
+import { objectRefInput, type Zod, registerAction } from './shapes';
 
 /** What each action tells the model, and its attributes, said truthfully (MCP's hints for the client). */
 const WRITE_ACTIONS = {
@@ -54,7 +54,7 @@ function actionResultSchema(z: Zod) {
  * API's own.
  */
 export function registerWriteActions(registry: ActionsRegistryService, api: FleetApiClient) {
-  registry.register({
+  registerAction(registry, {
     name: 'reconcile-flux-object',
     ...WRITE_ACTIONS.reconcile,
     schema: {
@@ -70,7 +70,7 @@ export function registerWriteActions(registry: ActionsRegistryService, api: Flee
     }),
   });
   for (const action of ['suspend', 'resume'] as const) {
-    registry.register({
+    registerAction(registry, {
       name: `${action}-flux-object`,
       ...WRITE_ACTIONS[action],
       schema: { input: z => z.object(objectRefInput(z)), output: actionResultSchema },
