@@ -244,6 +244,7 @@ describe('Flux Fleet over MCP', () => {
     const blocked = (await rest('/objects?state=blocked&kind=Kustomization,HelmRelease&limit=1')).items[0] as FleetObject;
     const failed = (await rest('/objects?state=failed&kind=Kustomization,HelmRelease&limit=1')).items[0] as FleetObject;
     expect([blocked?.state.state, failed?.state.state]).toEqual(['blocked', 'failed']);
+    const explained = new Map<string, any>();
     for (const o of [blocked, failed]) {
       const detail: FleetObjectDetail = await rest(`/objects/${o.key}`, BOB);
       const { output } = await call(client, 'explain-flux-object', refOf(o));
@@ -259,13 +260,17 @@ describe('Flux Fleet over MCP', () => {
       expect(output.commands.map((c: any) => c.command)).toContain(
         `flux get ${o.ref.kind === 'HelmRelease' ? 'helmrelease' : 'kustomization'} ${o.ref.name} -n ${o.ref.namespace} --context ${o.ref.cluster}`,
       );
-      if (detail.rootCause) {
-        const { cluster, namespace, kind, name } = detail.rootCause.ref;
-        expect(output.rootCause).toMatchObject({ key: `${cluster}/${namespace}/${kind}/${name}`, state: detail.rootCause.state });
-        expect(output.summary).toContain(`Root cause through dependsOn: ${cluster}/${namespace}/${kind}/${name}`);
-      }
+      const root = detail.rootCause?.ref;
+      expect(output.rootCause && { key: output.rootCause.key, state: output.rootCause.state }).toEqual(
+        root && { key: `${root.cluster}/${root.namespace}/${root.kind}/${root.name}`, state: detail.rootCause!.state },
+      );
+      explained.set(o.key, output);
     }
-    expect((await rest(`/objects/${blocked.key}`)).rootCause).toBeTruthy();
+    // the blocked one names its root cause, in its answer and in its summary
+    const root = (await rest<FleetObjectDetail>(`/objects/${blocked.key}`)).rootCause!.ref;
+    expect(explained.get(blocked.key).summary).toContain(
+      `Root cause through dependsOn: ${root.cluster}/${root.namespace}/${root.kind}/${root.name}`,
+    );
   });
 
   it('lists findings with the counts the findings API gives, filtered by severity too', async () => {
