@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stateDir } from './fleetState';
 import { objectKey, readTruth, TruthObject } from './groundTruth';
 import { kubectl } from './kubectl';
 
@@ -103,6 +106,13 @@ test('the guest reconciles checkout through MCP as its owner, and is refused inv
       `NotAllowedError: You do not have the permission flux-fleet.object.reconcile on ${objectKey(other)}.`,
     );
     expect(await liveAnnotations(other)).toEqual(before);
+
+    // Flux Fleet's own audit records name the guest, not a plugin: the on-behalf-of tokens kept the user principal
+    const audit = readFileSync(join(stateDir(), 'backend.log'), 'utf8')
+      .split('\n')
+      .filter(l => l.includes('flux-fleet.reconcile') && l.includes('"actorId":"user:default/guest"'));
+    expect(audit.some(l => l.includes(`"object":"${objectKey(owned)}"`) && l.includes('succeeded'))).toBe(true);
+    expect(audit.some(l => l.includes(`"object":"${objectKey(other)}"`) && l.includes('failed'))).toBe(true);
   } finally {
     await client.close();
   }
