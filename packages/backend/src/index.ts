@@ -1,6 +1,6 @@
 /*
  * The Flux Fleet demo and test backend: a current Backstage backend with the catalog, search, signals and
- * permissions, plus the Flux Fleet backend plugin and its catalog module.
+ * permissions, plus the Flux Fleet backend plugin and its catalog module, and the MCP server of the actions registry.
  */
 import { createBackend } from '@backstage/backend-defaults';
 import {
@@ -31,6 +31,10 @@ backend.add(import('@backstage/plugin-signals-backend'));
 
 backend.add(import('@flux-fleet/plugin-flux-fleet-backend'));
 backend.add(import('@flux-fleet/plugin-catalog-backend-module-flux-fleet'));
+
+// Flux Fleet's actions (and the catalog's) as MCP tools for assistants at /api/mcp-actions/v1; which plugins'
+// actions it serves: backend.actions.pluginSources in app-config.yaml
+backend.add(import('@backstage/plugin-mcp-actions-backend'));
 
 // The Kubernetes plugin's backend, only when `kubernetes` is configured: `make bench` measures it beside Flux Fleet
 // on the same fleet; the demo runs without it.

@@ -4,6 +4,8 @@ import {
 } from '@backstage/backend-plugin-api';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { signalsServiceRef } from '@backstage/plugin-signals-node';
+import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
+import { registerFluxFleetActions } from './mcp/registerFluxFleetActions';
 import { createRouter } from './router';
 import { createLimiter } from './watch/createLimiter';
 import { createClusterClients, createWatcher } from './watch/startWatching';
@@ -44,6 +46,8 @@ export const fluxFleetPlugin = createBackendPlugin({
         runtime: fleetRuntimeServiceRef,
         catalog: catalogServiceRef,
         signals: signalsServiceRef,
+        actionsRegistry: actionsRegistryServiceRef,
+        discovery: coreServices.discovery,
       },
       async init({
         logger,
@@ -59,6 +63,8 @@ export const fluxFleetPlugin = createBackendPlugin({
         runtime,
         catalog,
         signals,
+        actionsRegistry,
+        discovery,
       }) {
         const { index, clusters: fleetClusters, config } = runtime;
         const ownership = new ObjectOwnership(catalog, auth, index, logger);
@@ -159,6 +165,8 @@ export const fluxFleetPlugin = createBackendPlugin({
             writeAccess,
           }),
         );
+        // the same answers as actions for assistants (MCP) and scripts, through the REST API above
+        registerFluxFleetActions({ actionsRegistry, auth, discovery });
       },
     });
   },
