@@ -42,9 +42,9 @@ export class FleetClusters implements WatchTargets {
   constructor(private readonly options: FleetClustersOptions) {
     this.now = options.now ?? Date.now;
     for (const name of options.clusters) {
-      const store = new ClusterStore(name, this.valuePool, options.logger, options.eventsPerObject, () => {
-        if (!this.closed) entry.scheduler.changed();
-      });
+      const store = new ClusterStore(name, this.valuePool, options.logger, options.eventsPerObject, () =>
+        this.storeChanged(name),
+      );
       const entry: ClusterEntry = {
         name,
         store,
@@ -229,6 +229,10 @@ export class FleetClusters implements WatchTargets {
   }
 
   // ---------------------------------------------------------------- the passes
+
+  private storeChanged(cluster: string) {
+    if (!this.closed) this.entries.get(cluster)?.scheduler.changed();
+  }
 
   /** Commits the records, analyses the cluster, applies the result to the view and releases deleted slots. */
   private analyse(entry: ClusterEntry) {
