@@ -34,7 +34,7 @@ describe('buildEntityView', () => {
       ],
     });
     expect(view.clusters.map(c => c.name)).toEqual(['prod', 'stage', 'listing']);
-    expect(view.instances.map(i => [i.cluster, i.name, i.controllers.map(c => c.name)])).toEqual([
+    expect(view.instances?.map(i => [i.cluster, i.name, i.controllers.map(c => c.name)])).toEqual([
       ['prod', 'flux-system', ['kustomize-controller']],
       ['stage', 'flux-system', ['kustomize-controller']],
       ['stage', 'team-a', ['kustomize-controller']],
