@@ -26,11 +26,6 @@ export interface ObjectColumns {
   updatedAtOf(slot: number): number;
 }
 
-/** The {@link IndexedObject} of a shown slot: a handle that reads the columns when asked. */
-export function indexedObjectAt(columns: ObjectColumns, slot: number): IndexedObject {
-  return new ColumnsObject(columns, slot);
-}
-
 class ColumnsObject implements IndexedObject {
   readonly key: string;
   private cachedRecord?: FluxObjectRecord;
@@ -94,4 +89,9 @@ class ColumnsObject implements IndexedObject {
   get updatedAt(): number {
     return this.columns.updatedAtOf(this.slot);
   }
+}
+
+/** The {@link IndexedObject} of a shown slot: a handle that reads the columns when asked. */
+export function indexedObjectAt(columns: ObjectColumns, slot: number): IndexedObject {
+  return new ColumnsObject(columns, slot);
 }

@@ -6,6 +6,7 @@ import {
   RecordReference,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { capacityFor, grown, INITIAL_CAPACITY } from './columns';
+import { packTime, unpackTime } from './packedTime';
 
 /** The fields most records do not have, kept in one object per slot that has any. */
 interface RecordExtras {
@@ -97,65 +98,6 @@ const NO_ANNOTATIONS: Readonly<Record<string, string>> = Object.freeze({});
 const ABSENT = -1;
 const IN_EXTRAS = -2;
 const MAX_INT32 = 2 ** 31 - 1;
-
-/**
- * A time in the form conditions use (`2026-07-14T09:13:10Z`) as seconds since the epoch plus one (0: none, or
- * not in that form); the text comes back identical.
- */
-function packTime(text: string | undefined): number {
-  if (text === undefined || text.length !== 20) return 0;
-  const ms = Date.parse(text);
-  // years 1970 to 9999: four digits, and seconds that fit the column
-  if (!Number.isFinite(ms) || ms < 0 || ms % 1000 !== 0 || ms / 1000 + 1 >= 2 ** 32) return 0;
-  return unpackTime(ms / 1000 + 1) === text ? ms / 1000 + 1 : 0;
-}
-
-/** Characters of a time being written, reused: a time is written for every record built back. */
-const timeChars: number[] = new Array(20).fill(0);
-
-function putDigits(at: number, value: number, width: number) {
-  let v = value;
-  for (let i = at + width - 1; i >= at; i--) {
-    timeChars[i] = 48 + (v % 10);
-    v = Math.floor(v / 10);
-  }
-}
-
-/**
- * `2026-07-14T09:13:10Z` from seconds since the epoch plus one. Written digit by digit (days to a civil date as in
- * Howard Hinnant's `civil_from_days`) into one flat string, twice as fast as `Date.prototype.toISOString` and a
- * slice (177 against 363 ns).
- */
-function unpackTime(packed: number): string {
-  const seconds = packed - 1;
-  const days = Math.floor(seconds / 86400);
-  const secondOfDay = seconds - days * 86400;
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const dayOfEra = z - era * 146097;
-  const yearOfEra = Math.floor(
-    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365,
-  );
-  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const mp = Math.floor((5 * dayOfYear + 2) / 153);
-  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  putDigits(0, year, 4);
-  timeChars[4] = 45; // -
-  putDigits(5, month, 2);
-  timeChars[7] = 45;
-  putDigits(8, day, 2);
-  timeChars[10] = 84; // T
-  putDigits(11, Math.floor(secondOfDay / 3600), 2);
-  timeChars[13] = 58; // :
-  putDigits(14, Math.floor((secondOfDay % 3600) / 60), 2);
-  timeChars[16] = 58;
-  putDigits(17, secondOfDay % 60, 2);
-  timeChars[19] = 90; // Z
-  return String.fromCharCode.apply(null, timeChars);
-}
-
 
 /**
  * The records of one cluster's Flux objects packed in columns by slot: small numbers for kinds, flags, generations

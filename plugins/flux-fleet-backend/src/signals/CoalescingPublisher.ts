@@ -1,14 +1,16 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import type { SignalsService } from '@backstage/plugin-signals-node';
 import type { FluxFleetSignal } from '@flux-fleet/plugin-flux-fleet-common';
+import { Coalescer } from '@flux-fleet/plugin-flux-fleet-node';
 
 /** Keys carried per message at most; a page re-fetches anyway, the keys only help it decide. */
 const MAX_KEYS = 200;
 
 interface ChannelState {
-  lastSent: number;
-  pending?: Set<string>;
-  timer?: NodeJS.Timeout;
+  /** At most one message per window, the first at once. */
+  throttle: Coalescer;
+  /** Keys gathered for the next message. */
+  keys: Set<string>;
 }
 
 /**
@@ -29,41 +31,33 @@ export class CoalescingPublisher {
   /** Notes that `keys` changed for `channel`. */
   publish(channel: string, keys: Iterable<string>): void {
     if (this.closed) return;
-    const now = Date.now();
     let state = this.channels.get(channel);
     if (!state) {
-      state = { lastSent: 0 };
+      const created: ChannelState = {
+        keys: new Set(),
+        throttle: new Coalescer(
+          { maxWaitMs: this.windowMs, leading: true },
+          () => this.send(channel, created),
+        ),
+      };
+      state = created;
       this.channels.set(channel, state);
     }
-    if (!state.pending && now - state.lastSent >= this.windowMs) {
-      this.send(channel, state, new Set(keys), now);
-      return;
-    }
-    state.pending ??= new Set();
-    for (const key of keys) state.pending.add(key);
-    if (!state.timer) {
-      const wait = Math.max(0, state.lastSent + this.windowMs - now);
-      const s = state;
-      s.timer = setTimeout(() => {
-        s.timer = undefined;
-        const pending = s.pending ?? new Set<string>();
-        s.pending = undefined;
-        this.send(channel, s, pending, Date.now());
-      }, wait);
-      s.timer.unref?.();
-    }
+    for (const key of keys) state.keys.add(key);
+    state.throttle.touch();
   }
 
   /** Stops pending messages. */
   close(): void {
     this.closed = true;
-    for (const state of this.channels.values()) clearTimeout(state.timer);
+    for (const state of this.channels.values()) state.throttle.close();
     this.channels.clear();
   }
 
-  private send(channel: string, state: ChannelState, keys: Set<string>, now: number) {
-    state.lastSent = now;
-    const all = [...keys];
+  private send(channel: string, state: ChannelState) {
+    const now = Date.now();
+    const all = [...state.keys];
+    state.keys = new Set();
     const message: FluxFleetSignal = {
       keys: all.slice(0, MAX_KEYS),
       at: new Date(now).toISOString(),
@@ -83,7 +77,13 @@ export class CoalescingPublisher {
     // forget quiet channels so per-object channels do not pile up
     if (this.channels.size > 10_000) {
       for (const [name, s] of this.channels) {
-        if (!s.pending && now - s.lastSent > this.windowMs) this.channels.delete(name);
+        if (
+          !s.throttle.pending &&
+          now - s.throttle.lastFlushAt > this.windowMs
+        ) {
+          s.throttle.close();
+          this.channels.delete(name);
+        }
       }
     }
   }

@@ -1,7 +1,6 @@
 import { createServiceFactory } from '@backstage/backend-plugin-api';
-import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
+import { mockCredentials } from '@backstage/backend-test-utils';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { signalsServiceRef } from '@backstage/plugin-signals-node';
 import { startFleetSim, type FleetSim, type SimCluster } from '@flux-fleet/fleet-sim';
 import {
@@ -9,26 +8,14 @@ import {
   ClusterHealth,
   FleetObject,
   FleetObjectDetail,
-  FLUX_KIND_PLURAL,
 } from '@flux-fleet/plugin-flux-fleet-common';
-import https from 'node:https';
 import request from 'supertest';
+import { ALICE, BOB, CAROL, clusterObjectOf, ownershipPolicy, TEAM } from '../__testUtils__/actionFixtures';
 import { capturingRootLogger } from '../__testUtils__/capturingRootLogger';
 import { FleetBackend, startFleetBackend } from '../__testUtils__/startFleetBackend';
 import { actionResultSchema } from '../schema/responseSchemas';
 
 jest.setTimeout(60_000);
-
-/** Alice's team owns the services under test; Bob owns nothing; Carol may read only what her team owns. */
-const ALICE = 'user:default/alice';
-const BOB = 'user:default/bob';
-const CAROL = 'user:default/carol';
-const TEAM = 'group:default/team-checkout';
-const OWNERSHIP: Record<string, string[]> = {
-  [ALICE]: [ALICE, TEAM],
-  [BOB]: [BOB],
-  [CAROL]: [CAROL, TEAM],
-};
 
 interface Attempt {
   user: string;
@@ -75,29 +62,6 @@ describe('reconcile, suspend and resume', () => {
     const res = await api('post', `/objects/${object.key}/${action}`, user, body);
     attempts.push({ user, action, key: object.key, status: res.status });
     return res;
-  }
-
-  /** The object as the simulated cluster serves it, read over TLS with the admin token (as kubectl would). */
-  function clusterObject(o: FleetObject): Promise<any> {
-    const cluster = sim.clusters.find(c => c.name === o.ref.cluster)!;
-    const plural = FLUX_KIND_PLURAL[o.ref.kind];
-    const url = `${cluster.server}/apis/${o.apiVersion}/namespaces/${o.ref.namespace}/${plural}/${o.ref.name}`;
-    return new Promise((resolve, reject) => {
-      https
-        .get(
-          url,
-          {
-            ca: Buffer.from(cluster.caData!, 'base64'),
-            headers: { Authorization: `Bearer ${cluster.adminToken}` },
-          },
-          res => {
-            let text = '';
-            res.on('data', chunk => (text += chunk));
-            res.on('end', () => resolve(JSON.parse(text)));
-          },
-        )
-        .on('error', reject);
-    });
   }
 
   beforeAll(async () => {
@@ -167,26 +131,7 @@ describe('reconcile, suspend and resume', () => {
             component(orphan.service!, TEAM),
           ],
         }),
-        mockServices.permissions.mock({
-          // the app's example policy: everybody reads, owners act (IS_OWNED_BY with the caller's ownership refs)
-          authorizeConditional: async (requests, options) => {
-            const user = (options.credentials.principal as any).userEntityRef as string;
-            return requests.map(({ permission }) =>
-              permission.name === 'flux-fleet.object.read' && user !== CAROL
-                ? { result: AuthorizeResult.ALLOW }
-                : ({
-                    result: AuthorizeResult.CONDITIONAL,
-                    pluginId: 'flux-fleet',
-                    resourceType: 'flux-fleet-object',
-                    conditions: {
-                      rule: 'IS_OWNED_BY',
-                      resourceType: 'flux-fleet-object',
-                      params: { claims: OWNERSHIP[user] ?? [user] },
-                    },
-                  } as any),
-            );
-          },
-        }).factory,
+        ownershipPolicy().factory,
         createServiceFactory({
           service: signalsServiceRef,
           deps: {},
@@ -238,7 +183,7 @@ describe('reconcile, suspend and resume', () => {
     const target = targets.helmRelease;
     const res = await act(ALICE, 'reconcile', target, { force: true });
     expect(res.status).toBe(200);
-    const live = await clusterObject(target);
+    const live = await clusterObjectOf(sim, target);
     expect(live.metadata.annotations['reconcile.fluxcd.io/requestedAt']).toBe(res.body.requestedAt);
     expect(live.metadata.annotations['reconcile.fluxcd.io/forceAt']).toBe(res.body.requestedAt);
     expect(res.body.message).toContain('Forced reconcile');
@@ -246,7 +191,7 @@ describe('reconcile, suspend and resume', () => {
 
   it('refuses a user who does not own the service with 403, and writes nothing', async () => {
     const target = targets.helmRelease;
-    const before = (await clusterObject(target)).metadata.annotations;
+    const before = (await clusterObjectOf(sim, target)).metadata.annotations;
     for (const action of ['reconcile', 'suspend', 'resume']) {
       const res = await act(BOB, action, target);
       expect(res.status).toBe(403);
@@ -255,16 +200,18 @@ describe('reconcile, suspend and resume', () => {
         `You do not have the permission flux-fleet.object.${permission} on ${target.key}.`,
       );
     }
-    const after = await clusterObject(target);
+    const after = await clusterObjectOf(sim, target);
     expect(after.metadata.annotations).toEqual(before);
     expect(after.spec.suspend ?? false).toBe(false);
   });
 
   it('refuses a service principal (a script with a token) with 403, and writes nothing', async () => {
     const target = targets.reconcile;
-    const before = await clusterObject(target);
-    // the mock auth service's service principal (subject external:test-service, no access restrictions)
-    const token = mockCredentials.service.header();
+    const before = await clusterObjectOf(sim, target);
+    const token = mockCredentials.service.header({
+      onBehalfOf: mockCredentials.service('external:flux-fleet-scripts'),
+      targetPluginId: 'flux-fleet',
+    });
     for (const action of ['reconcile', 'suspend', 'resume']) {
       const res = await request(fleet.backend.server)
         .post(`/api/flux-fleet/objects/${target.key}/${action}`)
@@ -275,7 +222,7 @@ describe('reconcile, suspend and resume', () => {
       const permission = action === 'reconcile' ? 'reconcile' : 'suspend';
       expect(res.body.error.message).toBe(
         `You do not have the permission flux-fleet.object.${permission} on ${target.key}. Actions are for ` +
-          `people: the service principal external:test-service may act only when its access restrictions ` +
+          `people: the service principal external:flux-fleet-scripts may act only when its access restrictions ` +
           `name flux-fleet.object.${permission} (backend.auth.externalAccess[].accessRestrictions[].permission).`,
       );
     }
@@ -284,7 +231,7 @@ describe('reconcile, suspend and resume', () => {
       .get(`/api/flux-fleet/objects/${target.key}`)
       .set('Authorization', token);
     expect(read.status).toBe(200);
-    const after = await clusterObject(target);
+    const after = await clusterObjectOf(sim, target);
     expect(after.metadata.annotations).toEqual(before.metadata.annotations);
     expect(after.spec.suspend ?? false).toBe(before.spec.suspend ?? false);
   });
@@ -330,7 +277,7 @@ describe('reconcile, suspend and resume', () => {
     expect(refused.body.error.message).toBe(
       `Kustomization ${target.ref.namespace}/${target.ref.name} on cluster ${target.ref.cluster} is suspended: resume it first (Flux does not reconcile a suspended object)`,
     );
-    expect((await clusterObject(target)).metadata.annotations?.['reconcile.fluxcd.io/requestedAt']).toBe(
+    expect((await clusterObjectOf(sim, target)).metadata.annotations?.['reconcile.fluxcd.io/requestedAt']).toBe(
       target.state.reconcileRequestedAt,
     );
 
@@ -338,7 +285,7 @@ describe('reconcile, suspend and resume', () => {
     expect(resumed.status).toBe(200);
     expect(resumed.body).toMatchObject({ action: 'resume', handled: 'yes' });
     expect((await api('get', `/objects/${target.key}`)).body.suspended).toBe(false);
-    expect((await clusterObject(target)).spec.suspend).toBe(false);
+    expect((await clusterObjectOf(sim, target)).spec.suspend).toBe(false);
   });
 
   it('says that nothing will handle a reconcile of an object no controller watches', async () => {
@@ -348,7 +295,7 @@ describe('reconcile, suspend and resume', () => {
     expect(res.body.handled).toBe('never');
     expect(res.body.message).toContain('no controller watches it');
     // the request is written all the same, as `flux reconcile` would
-    expect((await clusterObject(target)).metadata.annotations['reconcile.fluxcd.io/requestedAt']).toBe(
+    expect((await clusterObjectOf(sim, target)).metadata.annotations['reconcile.fluxcd.io/requestedAt']).toBe(
       res.body.requestedAt,
     );
   });

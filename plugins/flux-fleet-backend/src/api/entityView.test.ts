@@ -1,0 +1,56 @@
+import type { ClusterHealth, FleetObject, InstanceSummary } from '@flux-fleet/plugin-flux-fleet-common';
+import { buildEntityView } from './entityView';
+
+const health = (name: string, synced: boolean) => ({ name, synced, status: synced ? 'synced' : 'syncing' }) as ClusterHealth;
+
+const object = (cluster: string, owner: Partial<FleetObject['owner']>) =>
+  ({
+    key: `${cluster}/apps/Kustomization/api`,
+    ref: { cluster, namespace: 'apps', kind: 'Kustomization', name: 'api' },
+    owner: { status: 'ok', instance: null, shard: null, controller: null, ...owner },
+  }) as FleetObject;
+
+const instance = (cluster: string, name: string, controllers: string[]) =>
+  ({ cluster, name, controllers: controllers.map(c => ({ name: c })) }) as InstanceSummary;
+
+describe('buildEntityView', () => {
+  it('shows the clusters and the controllers of the entity’s objects, and every cluster not yet synced', () => {
+    const objects = [
+      object('prod', { instance: 'flux-system', shard: '', controller: 'kustomize-controller' }),
+      object('stage', {
+        status: 'contested',
+        candidates: [
+          { instance: 'flux-system', shard: '', controller: 'kustomize-controller' },
+          { instance: 'team-a', shard: '', controller: 'kustomize-controller' },
+        ],
+      }),
+    ];
+    const view = buildEntityView({ entityRef: 'component:default/api', link: { kubernetesId: 'api' } }, objects, {
+      clusters: [health('prod', true), health('stage', true), health('idle', true), health('listing', false)],
+      instances: cluster => [
+        instance(cluster, 'flux-system', ['kustomize-controller', 'helm-controller', 'source-controller']),
+        instance(cluster, 'team-a', ['kustomize-controller']),
+        instance(cluster, 'unrelated', ['kustomize-controller']),
+      ],
+    });
+    expect(view.clusters.map(c => c.name)).toEqual(['prod', 'stage', 'listing']);
+    expect(view.instances?.map(i => [i.cluster, i.name, i.controllers.map(c => c.name)])).toEqual([
+      ['prod', 'flux-system', ['kustomize-controller']],
+      ['stage', 'flux-system', ['kustomize-controller']],
+      ['stage', 'team-a', ['kustomize-controller']],
+    ]);
+    expect(view.objects).toBe(objects);
+    expect(view).toMatchObject({ entityRef: 'component:default/api', link: { kubernetesId: 'api' } });
+  });
+
+  it('has no instances for an entity without objects, but still the clusters that are listing', () => {
+    const view = buildEntityView({ entityRef: 'component:default/none', link: { kubernetesId: 'none' } }, [], {
+      clusters: [health('prod', true), health('listing', false)],
+      instances: () => {
+        throw new Error('not asked for');
+      },
+    });
+    expect(view.instances).toEqual([]);
+    expect(view.clusters.map(c => c.name)).toEqual(['listing']);
+  });
+});
