@@ -144,6 +144,10 @@ export const findingSchema = z
     shard: z
       .object({ cluster: z.string(), instance: z.string(), shard: z.string() })
       .optional(),
+    instance: z
+      .object({ cluster: z.string(), instance: z.string() })
+      .optional()
+      .describe('for findings about a whole instance (mixed-versions, upgrade-blocked)'),
     message: z.string(),
     related: z.array(objectRef),
   })

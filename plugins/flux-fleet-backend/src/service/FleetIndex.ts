@@ -1,6 +1,7 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import {
   analyseCluster,
+  clusterFluxVersions,
   ClusterHealth,
   ClusterStatus,
   Enforcement,
@@ -607,13 +608,8 @@ export class FleetIndex implements FleetIndexService {
 
   private healthOf(slot: ClusterSlot): ClusterHealth {
     const counts = slot.view.countsByKind();
-    const fluxVersions = [
-      ...new Set(
-        [...slot.store.controllers.values()]
-          .map(c => c.version)
-          .filter((v): v is string => v !== undefined),
-      ),
-    ].sort();
+    // One Flux version per instance (rules §10): never the controllers' own image tags.
+    const fluxVersions = clusterFluxVersions(slot.store.controllers.values());
     if (!slot.watcher && slot.remote) {
       return {
         ...slot.remote,
