@@ -18,3 +18,5 @@ export type {
   OwnerStatus,
   Enforcement,
 } from './truth/groundTruth';
+export { FLUX_RELEASES, servedFluxVersions } from './api/fluxReleases';
+export type { FluxRelease, FluxComponent } from './api/fluxReleases';

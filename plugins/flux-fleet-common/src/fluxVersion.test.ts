@@ -124,9 +124,7 @@ describe('deriveInstanceFluxVersion', () => {
       severity: 'warning',
       instance: { cluster: 'prod-eu', instance: 'flux-system' },
     });
-    expect(finding.message).toContain(
-      'helm-controller v1.5.0 (Flux v2.8.0)',
-    );
+    expect(finding.message).toContain('helm-controller v1.5.0 (Flux v2.8.0)');
     expect(finding.message).toContain(
       'source-controller v1.6.0 (Flux v2.6.0–v2.6.1)',
     );
