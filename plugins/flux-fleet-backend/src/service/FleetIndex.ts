@@ -784,6 +784,7 @@ export class FleetIndex implements FleetIndexService {
           store.namespaces.keys(),
         ),
         objects: store.objects.values(),
+        crds: [...store.crds.values()],
         now,
       });
     } catch (error) {
