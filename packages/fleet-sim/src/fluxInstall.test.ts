@@ -232,11 +232,8 @@ function installManifests(): string[] {
             maxBuffer: 16 * 1024 * 1024,
           },
           (error, stdout, stderr) => {
-            const code = error
-              ? typeof error.code === 'number'
-                ? error.code
-                : 1
-              : 0;
+            let code = 0;
+            if (error) code = typeof error.code === 'number' ? error.code : 1;
             resolve({ code, stdout, stderr });
           },
         );

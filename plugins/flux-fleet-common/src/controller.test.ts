@@ -98,6 +98,22 @@ describe('controllerFromDeployment', () => {
     expect(controllerOf(fluxDeployment({ name })).concurrent).toBe(concurrent);
   });
 
+  it('reads a source-watcher shard (Flux 2.9) like the other controllers', () => {
+    const controller = controllerOf(
+      fluxDeployment({
+        name: 'source-watcher-shard1',
+        component: null,
+        image: 'ghcr.io/fluxcd/source-watcher:v2.2.3',
+        args: ['--watch-label-selector=sharding.fluxcd.io/key in (shard1)'],
+      }),
+    );
+    expect(controller).toMatchObject({
+      component: 'source-watcher',
+      shard: 'shard1',
+      imageVersion: 'v2.2.3',
+    });
+  });
+
   it('finds the component from the name when the label is absent', () => {
     const controller = controllerOf(
       fluxDeployment({ name: 'source-controller-shard1', component: null }),

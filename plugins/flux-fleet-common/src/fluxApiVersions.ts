@@ -4,6 +4,7 @@
  * pins, read 2026-12-01): 2.7 removed every `v1beta1` (and HelmRelease `v2beta1`); 2.8 removed the source and
  * kustomize `v1beta2` and HelmRelease `v2beta2`; 2.9 removed the image and notification `v1beta2`.
  */
+import { compareText } from './order';
 import { FLUX_KIND_GROUP, type FluxKind } from './vocabulary';
 
 /** One API version of a Flux kind: the minor that first served it and the one that removed it. */
@@ -58,6 +59,9 @@ const SPANS: Readonly<Partial<Record<FluxKind, readonly VersionSpan[]>>> = {
 
 const OPERATOR_SPANS: readonly VersionSpan[] = [span('v1', 0)];
 
+/** GA above beta above alpha. */
+const LEVELS: Readonly<Record<string, number>> = { '': 3, beta: 2, alpha: 1 };
+
 /**
  * Kubernetes' version priority (as `kubectl` and discovery sort them): GA above beta above alpha, then the
  * higher number first. Negative when `a` is preferred.
@@ -66,12 +70,12 @@ export function compareKubeVersions(a: string, b: string): number {
   const rank = (v: string): [number, number, number] => {
     const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
     if (!m) return [0, 0, 0];
-    const level = m[2] === undefined ? 3 : m[2] === 'beta' ? 2 : 1;
+    const level = LEVELS[m[2] ?? ''];
     return [level, Number(m[1]), Number(m[3] ?? 0)];
   };
   const [la, ma, na] = rank(a);
   const [lb, mb, nb] = rank(b);
-  return lb - la || mb - ma || nb - na || (a < b ? -1 : a > b ? 1 : 0);
+  return lb - la || mb - ma || nb - na || compareText(a, b);
 }
 
 function spansOf(kind: FluxKind): readonly VersionSpan[] {
