@@ -52,6 +52,28 @@ describe('Flux versions and upgrade readiness against the simulator', () => {
     expect(items[0].message).toContain('`flux migrate`');
   });
 
+  it('shows which clusters run which release, how far behind the latest, and what blocks each upgrade', async () => {
+    const view = await fleet.get('/versions');
+    const [operator, plain, legacy] = fleet.sim.clusters;
+    expect(view.latest).toBe('v2.9.4');
+    expect(view.clustersByVersion).toEqual({
+      [operator.fluxVersion]: [operator.name],
+      [plain.fluxVersion]: [plain.name],
+      [legacy.fluxVersion]: [legacy.name],
+    });
+    const legacyRow = view.instances.find((r: any) => r.cluster === legacy.name);
+    expect(legacyRow).toMatchObject({
+      version: 'v2.7.5',
+      minorsBehind: 2,
+      nextMinor: '2.8',
+    });
+    expect(legacyRow.blockers.map((b: any) => `${b.crd} ${b.version}`)).toContain(
+      'kustomizations.kustomize.toolkit.fluxcd.io v1beta2',
+    );
+    const operatorRow = view.instances.find((r: any) => r.cluster === operator.name);
+    expect(operatorRow).toMatchObject({ source: 'flux-operator', blockers: [] });
+  });
+
   it('finds an object written at a version the next minor removes', async () => {
     const cluster = fleet.sim.clusters[0];
     expect(cluster.fluxVersion).toBe('v2.8.3');

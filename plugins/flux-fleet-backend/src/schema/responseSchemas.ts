@@ -214,6 +214,7 @@ const controller = z
     noCrossNamespaceRefs: z.boolean(),
     noRemoteBases: z.boolean(),
     version: z.string().optional(),
+    imageVersion: z.string().optional().describe("the controller's own version (its image tag)"),
     operatorManaged: z.boolean(),
     replicas: z.number().int().optional(),
     readyReplicas: z.number().int().optional(),

@@ -2,6 +2,8 @@ import type { LoggerService } from '@backstage/backend-plugin-api';
 import {
   analyseCluster,
   clusterFluxVersions,
+  fleetVersionView,
+  FleetVersionView,
   ClusterHealth,
   ClusterStatus,
   Enforcement,
@@ -273,6 +275,23 @@ export class FleetIndex implements FleetIndexService {
 
   clusters(): ClusterHealth[] {
     return [...this.slots.values()].map(slot => this.healthOf(slot));
+  }
+
+  /** The fleet view of Flux versions (rules §10). */
+  versions(): FleetVersionView {
+    return fleetVersionView(
+      [...this.slots.values()].map(slot => ({
+        cluster: slot.name,
+        controllers: [...slot.store.controllers.values()],
+        // what the analysis read from the Flux Operator (FluxInstance revision) for operator-managed instances
+        operatorVersions: new Map(
+          slot.view.instances
+            .filter(i => i.fluxInstance !== undefined && i.version !== undefined)
+            .map(i => [i.name, i.version!]),
+        ),
+        crds: [...slot.store.crds.values()],
+      })),
+    );
   }
 
   instances(cluster?: string): InstanceSummary[] {
