@@ -39,6 +39,15 @@ describe('Flux versions and upgrade readiness against the simulator', () => {
     );
   });
 
+  it('reads the release of a plain install.yaml instance (no version label) from its images', async () => {
+    const cluster = fleet.sim.clusters[1];
+    const { items } = await fleet.get(`/instances?cluster=${cluster.name}`);
+    const plain = items.find((i: any) => i.name !== 'flux-system');
+    expect(plain.controllers.every((c: any) => c.version === undefined)).toBe(true);
+    expect(plain.controllers.map((c: any) => c.imageVersion)).toContain('v1.4.1');
+    expect(plain.version).toBe(cluster.fluxVersion);
+  });
+
   it('blocks the upgrade of the never-migrated cluster only, naming the CRD and flux migrate', async () => {
     const { items } = await fleet.get('/findings?type=upgrade-blocked');
     const legacy = fleet.sim.clusters[2];

@@ -63,7 +63,7 @@ export function controllerDeployment(
     'app.kubernetes.io/component': spec.component,
     'app.kubernetes.io/instance': spec.instance,
     'app.kubernetes.io/part-of': 'flux',
-    'app.kubernetes.io/version': spec.version,
+    ...(spec.version ? { 'app.kubernetes.io/version': spec.version } : {}),
     'control-plane': 'controller',
   };
   if (spec.operatorManaged) {
