@@ -21,3 +21,5 @@ export type {
 } from './truth/groundTruth';
 export type { TargetGroup } from './capacity/scrapeTargets';
 export type { PodMetricsFault } from './capacity/clusterMetrics';
+export { FLUX_RELEASES, servedFluxVersions } from './api/fluxReleases';
+export type { FluxRelease, FluxComponent } from './api/fluxReleases';

@@ -296,6 +296,42 @@ const present = existsSync(KUBECTL);
       expect(truth.owner).toBe('ok');
     });
 
+    it('records the API version each write was made at in managedFields, as kube-apiserver does', async () => {
+      const file = join(home, 'alert.yaml');
+      writeFileSync(
+        file,
+        [
+          'apiVersion: notification.toolkit.fluxcd.io/v1beta2',
+          'kind: Alert',
+          'metadata:',
+          '  name: written-at-v1beta2',
+          '  namespace: team-shop',
+          'spec:',
+          '  eventSeverity: info',
+          '  eventSources:',
+          '  - kind: Kustomization',
+          "    name: '*'",
+          '  providerRef:',
+          '    name: slack',
+          '',
+        ].join('\n'),
+      );
+      const created = await kubectl(['apply', '-f', file]);
+      expect(created.code).toBe(0);
+      const fields = await kubectl([
+        'get',
+        'alerts.notification.toolkit.fluxcd.io',
+        '-n',
+        'team-shop',
+        'written-at-v1beta2',
+        '-o',
+        'jsonpath={.metadata.managedFields[*].manager}/{.metadata.managedFields[*].apiVersion}',
+      ]);
+      expect(fields.stdout).toBe(
+        'kubectl-client-side-apply/notification.toolkit.fluxcd.io/v1beta2',
+      );
+    });
+
     it('runs typed commands, whose bodies are protobuf: create namespace, auth can-i', async () => {
       const created = await kubectl(['create', 'namespace', 'team-robots']);
       expect(created.stdout.trim()).toBe('namespace/team-robots created');

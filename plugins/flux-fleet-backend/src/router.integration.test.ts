@@ -20,6 +20,7 @@ import {
   shardSummarySchema,
   tenantSummarySchema,
 } from './schema/responseSchemas';
+import { fleetVersionViewSchema } from './schema/versionSchemas';
 
 jest.setTimeout(60_000);
 
@@ -118,6 +119,7 @@ describe('the flux-fleet API on a simulated fleet', () => {
       [`/objects/${someObject.key}`, fleetObjectDetailSchema],
       ['/entity/component/default/checkout', entityViewSchema],
       ['/findings', itemsOf(findingSchema)],
+      ['/versions', fleetVersionViewSchema],
     ];
     for (const [path, schema] of checks) {
       const body = await fleet.get(path);
@@ -145,6 +147,7 @@ describe('the flux-fleet API on a simulated fleet', () => {
       '/shards',
       '/summary',
       '/tenants',
+      '/versions',
     ]);
     expect(doc.components.schemas.FleetObject.properties.owner).toEqual({
       $ref: '#/components/schemas/Owner',

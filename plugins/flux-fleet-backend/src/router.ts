@@ -208,6 +208,11 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     sendJson(res, view);
   });
 
+  router.get('/versions', async (req, res) => {
+    parseInput(noQuerySchema, req.query, 'query');
+    sendJson(res, fleetIndex.versions());
+  });
+
   router.get('/findings', async (req, res) => {
     const query = parseInput(findingsQuerySchema, req.query, 'query');
     requireCluster(fleetIndex, query.cluster);

@@ -11,7 +11,11 @@
  * - reference findings (cross-shard, cross-tenant, missing, cycles), instances, shards and load depend on every
  *   object of the cluster: call {@link analyseCluster} again when structure changes.
  */
+import type { FluxCrdRecord } from './apiVersionFacts';
 import { compareControllers } from './controller';
+import { deriveInstanceFluxVersion, operatorFluxVersion } from './fluxVersion';
+import { deprecatedApiFinding } from './upgradeReadiness';
+import { instanceVersionFindings } from './versionFindings';
 import { findCycles } from './dependencyCycles';
 import {
   boundaryNoneFinding,
@@ -24,6 +28,7 @@ import {
   missingSourceFinding,
   orphanFinding,
   reconcileNotHandledFinding,
+  refOf,
   shardOverCapacityFinding,
 } from './findings';
 import { reconcileShareOf, utilisationOf } from './load';
@@ -69,6 +74,8 @@ export interface ClusterContextInput {
   workloads?: WorkloadLookup;
   /** The configured namespace → tenant mapping. */
   tenantMapping?: TenantMapping;
+  /** Its Flux CRDs (`normalizeCrd`), for upgrade readiness (rules §10); none known when absent. */
+  crds?: readonly FluxCrdRecord[];
 }
 
 /** A cluster prepared for deriving many objects: controllers sorted and parsed once, answers shared. */
@@ -192,6 +199,13 @@ export function deriveObject(
   if (state.reconcileNotHandled) {
     const notHandled = reconcileNotHandledFinding(record, state, now);
     if (notHandled) findings = withFinding(findings, notHandled);
+  }
+  if (record.writtenApiVersion !== undefined) {
+    const deprecated = deprecatedApiFinding(
+      refOf(record),
+      record.writtenApiVersion,
+    );
+    if (deprecated) findings = withFinding(findings, deprecated);
   }
   return { state, owner, boundary, service, findings };
 }
@@ -348,6 +362,7 @@ export function analyseCluster(input: ClusterAnalysisInput): ClusterAnalysis {
     derivations,
     controllerLoads,
   );
+  shardFindings.push(...instanceVersionFindings(instances, input.crds));
 
   const objects = new Map<string, ObjectDerivation>();
   const findings: Finding[] = [];
@@ -368,23 +383,6 @@ export function analyseCluster(input: ClusterAnalysisInput): ClusterAnalysis {
     shards,
     loads: controllerLoads,
   };
-}
-
-function mostCommon(values: Array<string | undefined>): string | undefined {
-  const counts = new Map<string, number>();
-  for (const v of values)
-    if (v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
-  let best: string | undefined;
-  for (const [v, n] of counts) {
-    const bestCount = best === undefined ? 0 : counts.get(best)!;
-    if (
-      n > bestCount ||
-      (n === bestCount && best !== undefined && compareText(v, best) < 0)
-    ) {
-      best = v;
-    }
-  }
-  return best;
 }
 
 /** The default service account an instance gives: the one its kustomize- and helm-controllers agree on. */
@@ -442,14 +440,14 @@ function summarise(
   }
 
   const instanceCounts = new Map<string, number>();
-  const fluxInstances = new Map<string, string>();
+  const fluxInstances = new Map<string, FluxObjectRecord>();
   for (let i = 0; i < records.length; i++) {
     const record = records[i];
     const { owner, state } = derivations[i];
     if (record.kind === 'FluxInstance') {
       const known = fluxInstances.get(record.namespace);
-      if (known === undefined || compareText(record.name, known) < 0) {
-        fluxInstances.set(record.namespace, record.name);
+      if (known === undefined || compareText(record.name, known.name) < 0) {
+        fluxInstances.set(record.namespace, record);
       }
     }
     if (owner.status !== 'ok' || owner.instance === null) continue;
@@ -502,10 +500,13 @@ function summarise(
         controllers: list,
         objectCount: instanceCounts.get(name) ?? 0,
       };
-      const version = mostCommon(list.map(c => c.version));
-      if (version !== undefined) summary.version = version;
       const fluxInstance = fluxInstances.get(name);
-      if (fluxInstance !== undefined) summary.fluxInstance = fluxInstance;
+      if (fluxInstance !== undefined) summary.fluxInstance = fluxInstance.name;
+      const { version } = deriveInstanceFluxVersion(
+        list,
+        operatorFluxVersion(fluxInstance?.revision),
+      );
+      if (version !== undefined) summary.version = version;
       if (
         components.has('kustomize-controller') ||
         components.has('helm-controller')

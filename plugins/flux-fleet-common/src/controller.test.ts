@@ -45,6 +45,7 @@ describe('controllerFromDeployment', () => {
       noCrossNamespaceRefs: false,
       noRemoteBases: false,
       version: 'v2.8.3',
+      imageVersion: 'v1.8.2',
       operatorManaged: false,
       replicas: 1,
       readyReplicas: 1,
@@ -97,6 +98,22 @@ describe('controllerFromDeployment', () => {
     expect(controllerOf(fluxDeployment({ name })).concurrent).toBe(concurrent);
   });
 
+  it('reads a source-watcher shard (Flux 2.9) like the other controllers', () => {
+    const controller = controllerOf(
+      fluxDeployment({
+        name: 'source-watcher-shard1',
+        component: null,
+        image: 'ghcr.io/fluxcd/source-watcher:v2.2.3',
+        args: ['--watch-label-selector=sharding.fluxcd.io/key in (shard1)'],
+      }),
+    );
+    expect(controller).toMatchObject({
+      component: 'source-watcher',
+      shard: 'shard1',
+      imageVersion: 'v2.2.3',
+    });
+  });
+
   it('finds the component from the name when the label is absent', () => {
     const controller = controllerOf(
       fluxDeployment({ name: 'source-controller-shard1', component: null }),
@@ -104,14 +121,16 @@ describe('controllerFromDeployment', () => {
     expect(controller.component).toBe('source-controller');
   });
 
-  it('takes the version from the image tag when the version label is absent', () => {
+  it("reads the image tag as the controller's own version, never as the Flux version (plain install.yaml)", () => {
     const deployment = fluxDeployment({
       name: 'kustomize-controller',
       image:
         'registry.example.com:5000/fluxcd/kustomize-controller:v1.7.0@sha256:4cc5babdb1279ad0177bf513292deadbfa3f7b7c3da0be7fa53b39ab434f7219',
     });
     delete deployment.metadata!.labels!['app.kubernetes.io/version'];
-    expect(controllerOf(deployment).version).toBe('v1.7.0');
+    const controller = controllerOf(deployment);
+    expect(controller.imageVersion).toBe('v1.7.0');
+    expect(controller.version).toBeUndefined();
   });
 
   it('reads the replicas and how many are ready', () => {

@@ -269,8 +269,9 @@ function readController(
   const defaultServiceAccount =
     flags.get('default-service-account') || undefined;
   const image = first.string('image');
-  const version =
-    labels[LABELS.version] ?? (image ? imageTag(image) : undefined);
+  // The version label is Flux's version; the image tag is the controller's own (rules §10).
+  const version = labels[LABELS.version] || undefined;
+  const imageVersion = image ? imageTag(image) : undefined;
   const replicas = spec.integer('replicas') ?? 1;
   const status = root.object('status');
   const readyReplicas = status.value
@@ -301,6 +302,7 @@ function readController(
     ),
     noRemoteBases: readBoolean(flags, 'no-remote-bases', false, problems),
     version,
+    imageVersion,
     operatorManaged: labels[LABELS.managedBy] === 'flux-operator',
     replicas,
     readyReplicas,

@@ -3,6 +3,7 @@
  * an object whose identity cannot be read gives an error naming the cluster and whatever identity it has; any
  * other malformed field is ignored and listed in the record's `problems`.
  */
+import { writtenApiVersion } from './apiVersionFacts';
 import { appliedRevisionOf, attemptedRevisionOf } from './revision';
 import {
   describeValue,
@@ -499,6 +500,7 @@ function normalizeUnsafe(
     kind,
     name,
     apiVersion: pool.intern(apiVersion),
+    writtenApiVersion: writtenVersionOf(raw, apiVersion, pool),
     generation,
     labels,
     annotations,
@@ -569,6 +571,19 @@ export function normalizeNamespace(
       labels: builder.labels(metadata.stringMap('labels')),
     },
   };
+}
+
+/** The version it was last written with, when it differs from the one it was read at (rules §10). */
+function writtenVersionOf(
+  raw: unknown,
+  apiVersion: string,
+  pool: ValuePool,
+): string | undefined {
+  const written = writtenApiVersion(raw);
+  if (written === undefined || apiVersion.endsWith(`/${written}`)) {
+    return undefined;
+  }
+  return pool.intern(written);
 }
 
 /**

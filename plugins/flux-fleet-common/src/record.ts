@@ -50,6 +50,11 @@ export interface FluxObjectRecord {
   readonly name: string;
   /** The API version it was read at. */
   readonly apiVersion: string;
+  /**
+   * The version (`v1beta2`) it was last written with, from its newest `metadata.managedFields` entry outside the
+   * status subresource (rules §10); absent when it has none or when it equals the version it was read at.
+   */
+  readonly writtenApiVersion?: string;
   readonly generation?: number;
   readonly labels: Readonly<Record<string, string>>;
   /** Only the {@link RECORDED_ANNOTATIONS} it has. */

@@ -90,6 +90,24 @@ describe('deriveServiceLink', () => {
     expect(deriveServiceLink(recordOf(raw), workloads)).toEqual(expected);
   });
 
+  it('links a HelmRelease to its service through the status.inventory helm-controller writes (Flux 2.8+)', () => {
+    const release = readyHelmRelease() as any;
+    delete release.metadata.labels['backstage.io/kubernetes-id'];
+    release.metadata.namespace = 'team-payments';
+    release.status.inventory = {
+      entries: [
+        { id: 'team-payments_payments-api_apps_Deployment', v: 'v1' },
+        { id: 'team-payments_payments-worker_apps_Deployment', v: 'v1' },
+        { id: 'team-payments_payments-worker__Service', v: 'v1' },
+      ],
+    };
+    expect(deriveServiceLink(recordOf(release), workloads)).toEqual({
+      service: 'payments-worker',
+      via: 'workload',
+      workload: 'team-payments_payments-worker_apps_Deployment',
+    });
+  });
+
   it('does not read workloads of another cluster for a reconciler with spec.kubeConfig', () => {
     const k = readyKustomization() as any;
     k.spec.kubeConfig = { secretRef: { name: 'edge-kubeconfig' } };

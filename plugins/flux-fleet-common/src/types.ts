@@ -49,8 +49,14 @@ export interface FluxController {
   defaultServiceAccount?: string;
   noCrossNamespaceRefs: boolean;
   noRemoteBases: boolean;
-  /** Flux version, e.g. `v2.8.3`. */
+  /**
+   * The Flux version its `app.kubernetes.io/version` label gives, e.g. `v2.8.3` (set by `flux bootstrap`,
+   * `flux install` and the Flux Operator); absent without the label. Never the image tag: that is the
+   * controller's own version (see `imageVersion`, rules §10).
+   */
   version?: string;
+  /** The controller's own version: its image tag, e.g. `v1.3.0` for `helm-controller:v1.3.0`. */
+  imageVersion?: string;
   operatorManaged: boolean;
   replicas?: number;
   readyReplicas?: number;
@@ -150,6 +156,8 @@ export interface Finding {
   /** The object the finding is about (for `shard-over-capacity`: cluster + instance/shard in `shard`). */
   object?: FluxObjectRef;
   shard?: { cluster: string; instance: string; shard: string };
+  /** For findings about a whole Flux instance (`mixed-versions`, `upgrade-blocked`, rules §10). */
+  instance?: { cluster: string; instance: string };
   message: string;
   /** Other objects involved (the source on another shard, the missing dependency, the cycle). */
   related: FluxObjectRef[];

@@ -176,6 +176,9 @@ export const FINDING_TYPES = [
   'missing-dependency',
   'missing-source',
   'shard-over-capacity',
+  'mixed-versions',
+  'upgrade-blocked',
+  'deprecated-api',
 ] as const;
 
 /** A kind of problem the fleet analysis reports (rules §8). */
@@ -285,6 +288,9 @@ export const FINDING_SEVERITY: Readonly<Record<FindingType, FindingSeverity>> =
     'missing-dependency': 'error',
     'missing-source': 'error',
     'shard-over-capacity': 'warning',
+    'mixed-versions': 'warning',
+    'upgrade-blocked': 'error',
+    'deprecated-api': 'warning',
   };
 
 /** Load estimates per kind when an object does not report its last reconcile duration (rules §9), in ms. */

@@ -11,6 +11,7 @@ import type {
   Page,
   ShardSummary,
   TenantSummary,
+  FleetVersionView,
 } from '@flux-fleet/plugin-flux-fleet-common';
 
 /** What changed in the index. */
@@ -49,6 +50,8 @@ export interface FleetIndexService {
   /** The names of the configured clusters, in configuration order. */
   clusterNames(): string[];
   clusters(): ClusterHealth[];
+  /** The fleet view of Flux versions: per cluster and instance its release, how far behind, what blocks the upgrade. */
+  versions(): FleetVersionView;
   instances(cluster?: string): InstanceSummary[];
   shards(cluster?: string): ShardSummary[];
   tenants(): TenantSummary[];

@@ -1,7 +1,9 @@
 /**
  * The Flux releases the simulator deploys, and the API versions each release serves for every Flux kind
- * (`shared/docs/flux-domain.md` §1, preferred version first). Controller image tags are those shipped with
- * each release line.
+ * (preferred version first). Controller image tags are those each release's manifests pin
+ * (`manifests/bases/<controller>/kustomization.yaml` at the `fluxcd/flux2` tag); served versions are those of
+ * the CRDs those controller releases ship (checked 2026-12-01: notification and image `v1beta2` stay served
+ * until Flux 2.9).
  */
 
 /** A Flux component that runs as a controller Deployment. */
@@ -73,7 +75,7 @@ export const FLUX_RELEASES: readonly FluxRelease[] = [
     controllerTags: {
       'source-controller': 'v1.7.4',
       'kustomize-controller': 'v1.7.3',
-      'helm-controller': 'v1.4.4',
+      'helm-controller': 'v1.4.5',
       'notification-controller': 'v1.7.5',
       'image-reflector-controller': 'v1.0.4',
       'image-automation-controller': 'v1.0.4',
@@ -85,27 +87,27 @@ export const FLUX_RELEASES: readonly FluxRelease[] = [
     minor: 8,
     kubernetesVersion: 'v1.34.2',
     controllerTags: {
-      'source-controller': 'v1.8.3',
-      'kustomize-controller': 'v1.8.3',
+      'source-controller': 'v1.8.1',
+      'kustomize-controller': 'v1.8.2',
       'helm-controller': 'v1.5.3',
       'notification-controller': 'v1.8.2',
-      'image-reflector-controller': 'v1.1.2',
-      'image-automation-controller': 'v1.1.2',
-      'source-watcher': 'v2.1.2',
+      'image-reflector-controller': 'v1.1.1',
+      'image-automation-controller': 'v1.1.1',
+      'source-watcher': 'v2.1.1',
     },
   },
   {
-    version: 'v2.9.1',
+    version: 'v2.9.4',
     minor: 9,
     kubernetesVersion: 'v1.34.2',
     controllerTags: {
-      'source-controller': 'v1.9.1',
-      'kustomize-controller': 'v1.9.1',
-      'helm-controller': 'v1.6.1',
-      'notification-controller': 'v1.9.0',
-      'image-reflector-controller': 'v1.2.0',
-      'image-automation-controller': 'v1.2.0',
-      'source-watcher': 'v2.2.0',
+      'source-controller': 'v1.9.4',
+      'kustomize-controller': 'v1.9.4',
+      'helm-controller': 'v1.6.3',
+      'notification-controller': 'v1.9.3',
+      'image-reflector-controller': 'v1.2.4',
+      'image-automation-controller': 'v1.2.4',
+      'source-watcher': 'v2.2.3',
     },
   },
 ];
@@ -158,14 +160,18 @@ export function servedFluxVersions(kind: string, minor: number): string[] {
       return ['v2'];
     case 'Alert':
     case 'Provider':
-      return minor <= 6 ? ['v1beta3', 'v1beta2', 'v1beta1'] : ['v1beta3'];
+      if (minor <= 6) return ['v1beta3', 'v1beta2', 'v1beta1'];
+      if (minor <= 8) return ['v1beta3', 'v1beta2'];
+      return ['v1beta3'];
     case 'Receiver':
-      return minor <= 6 ? ['v1', 'v1beta2', 'v1beta1'] : ['v1'];
+      if (minor <= 6) return ['v1', 'v1beta2', 'v1beta1'];
+      if (minor <= 8) return ['v1', 'v1beta2'];
+      return ['v1'];
     case 'ImageRepository':
     case 'ImagePolicy':
     case 'ImageUpdateAutomation':
-      if (minor <= 6) return ['v1beta2'];
-      if (minor === 7) return ['v1', 'v1beta2'];
+      if (minor <= 6) return ['v1beta2', 'v1beta1'];
+      if (minor <= 8) return ['v1', 'v1beta2'];
       return ['v1'];
     case 'ArtifactGenerator':
       return minor >= 7 ? ['v1beta1'] : [];

@@ -3,6 +3,7 @@
  * the names, short names, categories, printer columns and subresources kube-apiserver reports for them. The
  * Flux facts are written from the Flux CRDs (`shared/crds`, checked by a test), never loaded from them.
  */
+import { INSTALL_RESOURCE_TYPES } from './coreResources';
 import { servedFluxVersions } from './fluxReleases';
 
 /** A column of the server-side table printing (`kubectl get`). */
@@ -469,7 +470,10 @@ export function servedResources(
   fluxMinor: number,
   withOperator: boolean,
 ): ServedResource[] {
-  const served: ServedResource[] = CORE_RESOURCE_TYPES.map(c => ({
+  const served: ServedResource[] = [
+    ...CORE_RESOURCE_TYPES,
+    ...INSTALL_RESOURCE_TYPES,
+  ].map(c => ({
     type: c.type,
     versions: [c.version],
   }));

@@ -152,7 +152,12 @@ function installation(ctx: GeneratorContext): void {
       customResourceDefinition(
         served,
         plan.release,
-        { uid: ctx.b.uid(), created: ctx.b.between(200 * DAY, 400 * DAY) },
+        {
+          uid: ctx.b.uid(),
+          created: ctx.b.between(200 * DAY, 400 * DAY),
+          // every third cluster from the third on (the first is the v2.7.5 archetype) was never migrated
+          legacy: plan.index % 3 === 2,
+        },
         plan.operator,
       ),
     );

@@ -253,7 +253,10 @@ function controller(
     noRemoteBases: instance.lockdown && component === 'kustomize-controller',
     replicas: 1,
     operatorManaged: instance.operatorManaged,
-    version: release.version,
+    // a second instance is installed from the plain install.yaml: no version label on its Deployments
+    ...(instance.operatorManaged || instance.namespace === 'flux-system'
+      ? { version: release.version }
+      : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import * as notificationV1 from '@kubernetes-models/flux-cd/notification.toolkit
 import * as notificationV1beta3 from '@kubernetes-models/flux-cd/notification.toolkit.fluxcd.io/v1beta3';
 import * as sourceV1 from '@kubernetes-models/flux-cd/source.toolkit.fluxcd.io/v1';
 import * as sourceV1beta2 from '@kubernetes-models/flux-cd/source.toolkit.fluxcd.io/v1beta2';
+import { fluxRelease, type FluxComponent } from '../api/fluxReleases';
 import { coreResourceType } from '../api/resourceTypes';
 import { generateFleet } from '../fleetSim';
 import { resolveOptions } from '../options';
@@ -212,13 +213,27 @@ describe('the generated S fleet', () => {
       const fluxDeployments = deployments.filter(
         x => x.metadata.labels?.['app.kubernetes.io/part-of'] === 'flux',
       );
+      // a second instance comes from a plain install.yaml: no version label, the release's images
+      const labelled = fluxDeployments.filter(
+        d => d.metadata.namespace === 'flux-system',
+      );
       expect(
         new Set(
-          fluxDeployments.map(
-            d => d.metadata.labels['app.kubernetes.io/version'],
-          ),
+          labelled.map(d => d.metadata.labels['app.kubernetes.io/version']),
         ),
       ).toEqual(new Set([cluster.fluxVersion]));
+      for (const d of fluxDeployments) {
+        if (d.metadata.namespace === 'flux-system') continue;
+        expect(d.metadata.labels['app.kubernetes.io/version']).toBeUndefined();
+        const component = d.metadata.labels['app.kubernetes.io/component'];
+        expect(d.spec.template.spec.containers[0].image).toBe(
+          `ghcr.io/fluxcd/${component}:${
+            fluxRelease(cluster.fluxVersion).controllerTags[
+              component as FluxComponent
+            ]
+          }`,
+        );
+      }
       const shards = fluxDeployments.filter(
         d =>
           d.metadata.name !== d.metadata.labels['app.kubernetes.io/component'],

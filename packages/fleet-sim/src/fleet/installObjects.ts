@@ -63,7 +63,7 @@ export function controllerDeployment(
     'app.kubernetes.io/component': spec.component,
     'app.kubernetes.io/instance': spec.instance,
     'app.kubernetes.io/part-of': 'flux',
-    'app.kubernetes.io/version': spec.version,
+    ...(spec.version ? { 'app.kubernetes.io/version': spec.version } : {}),
     'control-plane': 'controller',
   };
   if (spec.operatorManaged) {
@@ -208,11 +208,15 @@ export function operatorDeployment(meta: {
   };
 }
 
-/** The CRD object of a served Flux resource (schemas are not served: clients never need them). */
+/**
+ * The CRD object of a served Flux resource (schemas are not served: clients never need them). `legacy`: the
+ * cluster was installed long ago and never ran `flux migrate`, so every older version it still serves is also
+ * in `status.storedVersions`.
+ */
 export function customResourceDefinition(
   served: ServedResource,
   release: FluxRelease,
-  meta: { uid: string; created: string },
+  meta: { uid: string; created: string; legacy?: boolean },
   operator: boolean,
 ): Record<string, unknown> {
   const { type, versions } = served;
@@ -286,7 +290,9 @@ export function customResourceDefinition(
         plural: type.plural,
         singular: type.singular,
       },
-      storedVersions: [versions[0]],
+      storedVersions: meta.legacy
+        ? [...versions.slice(1).reverse(), versions[0]]
+        : [versions[0]],
       conditions: [
         {
           type: 'Established',

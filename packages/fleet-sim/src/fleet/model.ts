@@ -37,8 +37,11 @@ export interface ControllerSpec {
   /** 0 = scaled down: it reconciles nothing (requests are never handled). */
   replicas: number;
   operatorManaged: boolean;
-  /** Flux version label, e.g. `v2.8.3`. */
-  version: string;
+  /**
+   * Flux version label, e.g. `v2.8.3`; absent for an instance installed from a plain `install.yaml`, whose
+   * Deployments carry no version label (only their images tell the release).
+   */
+  version?: string;
 }
 
 /** A reference from a Flux object to another object of the same cluster. */

@@ -30,6 +30,7 @@ import {
   sendJson,
 } from './httpBasics';
 import { openApiDocument, openApiIndex } from './openapi';
+import { openApiV2Json, openApiV2Protobuf } from './openapiV2';
 import { RequestCounter } from './requestCounter';
 import * as verbs from './resourceRequests';
 import { servePodProxy } from './podProxy';
@@ -283,6 +284,21 @@ export class ClusterServer {
         const doc = groupOne(served, segments[1]);
         if (!doc) throw notFoundPath();
         sendJson(res, 200, doc);
+        return;
+      }
+      if (path === '/openapi/v2') {
+        const { kubernetesVersion } = this.cluster;
+        if ((req.headers.accept ?? '').includes('protobuf')) {
+          sendJson(
+            res,
+            200,
+            openApiV2Protobuf(kubernetesVersion),
+            // what kube-apiserver answers (Go's mime parser refuses the `@` of the media type asked for)
+            'application/octet-stream',
+          );
+        } else {
+          sendJson(res, 200, openApiV2Json(kubernetesVersion));
+        }
         return;
       }
       if (path === '/openapi/v3') {

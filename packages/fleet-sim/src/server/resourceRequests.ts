@@ -38,6 +38,7 @@ import {
 } from '../store/clusterStore';
 import type { SimulatedCluster } from '../sim/simulatedCluster';
 import { uuid } from '../sim/simulatedCluster';
+import { nextManagedFields } from './managedFields';
 
 /** The resource a request addresses. */
 export interface Target {
@@ -325,6 +326,7 @@ export function create(
   target: Target,
   body: any,
   query: URLSearchParams,
+  operation: 'Apply' | 'Update' = 'Update',
 ): Answer {
   const { type } = target;
   checkIdentity(target, body);
@@ -359,7 +361,12 @@ export function create(
     throw alreadyExists(type, metadata.name);
   delete metadata.deletionTimestamp;
   delete metadata.deletionGracePeriodSeconds;
-  delete metadata.managedFields;
+  metadata.managedFields = nextManagedFields(undefined, {
+    manager: query.get('fieldManager'),
+    operation,
+    apiVersion: apiVersionOf(target),
+    time: now(),
+  });
   const object: any = {
     ...body,
     apiVersion: apiVersionOf(target),
@@ -414,6 +421,7 @@ function commit(
   current: StoredObject,
   next: any,
   query: URLSearchParams,
+  operation: 'Apply' | 'Update' = 'Update',
 ): Answer {
   const { type } = target;
   const apiVersion = apiVersionOf(target);
@@ -437,7 +445,13 @@ function commit(
     delete metadata.deletionTimestamp;
     delete metadata.deletionGracePeriodSeconds;
   }
-  delete metadata.managedFields;
+  metadata.managedFields = nextManagedFields(old.metadata.managedFields, {
+    manager: query.get('fieldManager'),
+    operation,
+    apiVersion,
+    subresource: target.subresource,
+    time: now(),
+  });
   if (old.metadata.generation !== undefined) {
     metadata.generation =
       specPart(old) !== specPart(next)
@@ -519,6 +533,7 @@ export function patch(
         { ...target, name: undefined },
         { ...body, metadata: { ...(body?.metadata ?? {}), name: target.name } },
         query,
+        'Apply',
       );
     }
     throw notFound(type, target.name!);
@@ -574,7 +589,14 @@ export function patch(
       else next.status = old.status;
     }
   }
-  return commit(cluster, target, current, next, query);
+  return commit(
+    cluster,
+    target,
+    current,
+    next,
+    query,
+    contentType === 'application/apply-patch+yaml' ? 'Apply' : 'Update',
+  );
 }
 
 /** Removes every object of a namespace (namespace deletion, done at once rather than by a controller). */

@@ -105,7 +105,6 @@ export function controllerOfDeployment(
     'helm-controller': 4,
     'source-controller': 2,
   };
-  const image = String(container?.image ?? '');
   return {
     instance: labels['app.kubernetes.io/instance'] ?? namespace,
     name,
@@ -125,7 +124,10 @@ export function controllerOfDeployment(
         ? deployment.spec.replicas
         : 1,
     operatorManaged: labels['app.kubernetes.io/managed-by'] === 'flux-operator',
-    version: labels['app.kubernetes.io/version'] ?? image.split(':')[1] ?? '',
+    // the version label only: an image tag is the controller's own version, not Flux's
+    ...(labels['app.kubernetes.io/version']
+      ? { version: labels['app.kubernetes.io/version'] }
+      : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { fleetVersionView } from '@flux-fleet/plugin-flux-fleet-common';
 import type {
   ClusterHealth,
   ClusterStatus,
@@ -6,6 +7,7 @@ import type {
   FleetObject,
   FleetObjectDetail,
   FleetSummary,
+  FleetVersionView,
   InstanceSummary,
   ObjectQuery,
   Page,
@@ -75,6 +77,10 @@ export class InMemoryFleetIndex implements FleetIndexService {
 
   clusterNames(): string[] {
     return [...this.clusterData.keys()];
+  }
+
+  versions(): FleetVersionView {
+    return fleetVersionView([]);
   }
 
   clusters(): ClusterHealth[] {

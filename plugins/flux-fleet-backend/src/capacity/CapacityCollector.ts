@@ -7,8 +7,8 @@ import type {
   FluxController,
   InstanceSummary,
 } from '@flux-fleet/plugin-flux-fleet-common';
-import type { ClusterClient } from '../cluster/ClusterClient';
-import { createLimiter } from '../cluster/createLimiter';
+import type { ClusterClient } from '../watch/ClusterClient';
+import { createLimiter } from '../watch/createLimiter';
 import type { CapacitySettings } from '../config/FleetConfig';
 import type {
   CapacityHistoryPoint,

@@ -12,6 +12,7 @@ export function analyseStore(store: ClusterStore, tenants: TenantRule[], now: nu
     workloads: store.workloads,
     tenantMapping: resolveTenantMapping(tenants, store.cluster, store.namespaces.keys()),
     objects: store.objects.values(),
+    crds: [...store.crds.values()],
     now,
   });
 }

@@ -6,6 +6,8 @@ import {
   FleetObject,
   FleetObjectDetail,
   FleetSummary,
+  fleetVersionView,
+  FleetVersionView,
   InstanceSummary,
   inventoryWorkloads,
   ObjectQuery,
@@ -49,6 +51,23 @@ export class FleetIndex implements FleetIndexService {
 
   clusters(): ClusterHealth[] {
     return this.fleet.all().map(entry => this.fleet.healthOf(entry));
+  }
+
+  /** The fleet view of Flux versions (rules §10). */
+  versions(): FleetVersionView {
+    return fleetVersionView(
+      this.fleet.all().map(entry => ({
+        cluster: entry.name,
+        controllers: [...entry.store.controllers.values()],
+        // what the analysis read from the Flux Operator (FluxInstance revision) for operator-managed instances
+        operatorVersions: new Map(
+          entry.view.instances
+            .filter(i => i.fluxInstance !== undefined && i.version !== undefined)
+            .map(i => [i.name, i.version!]),
+        ),
+        crds: [...entry.store.crds.values()],
+      })),
+    );
   }
 
   instances(cluster?: string): InstanceSummary[] {

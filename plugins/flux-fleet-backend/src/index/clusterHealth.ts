@@ -1,4 +1,8 @@
-import type { ClusterHealth, ClusterStatus } from '@flux-fleet/plugin-flux-fleet-common';
+import {
+  clusterFluxVersions,
+  type ClusterHealth,
+  type ClusterStatus,
+} from '@flux-fleet/plugin-flux-fleet-common';
 import type { ClusterEntry } from './ClusterEntry';
 import type { Staleness } from './fleetObjects';
 
@@ -10,13 +14,8 @@ import type { Staleness } from './fleetObjects';
 export function healthOf(entry: ClusterEntry, now: number): ClusterHealth {
   const { view, store } = entry;
   const counts = view.countsByKind();
-  const fluxVersions = [
-    ...new Set(
-      [...store.controllers.values()]
-        .map(c => c.version)
-        .filter((v): v is string => v !== undefined),
-    ),
-  ].sort();
+  // One Flux version per instance (rules §10): never the controllers' own image tags.
+  const fluxVersions = clusterFluxVersions(store.controllers.values());
   if (!entry.watch && entry.remote) {
     return { ...entry.remote, objectCount: view.size, countsByKind: counts };
   }

@@ -2,8 +2,10 @@ import type { LoggerService } from '@backstage/backend-plugin-api';
 import {
   controllerFromDeployment,
   FluxController,
+  FluxCrdRecord,
   FluxObjectRecord,
   NamespaceRecord,
+  normalizeCrd,
   normalizeFluxObject,
   normalizeNamespace,
   normalizeWorkload,
@@ -50,6 +52,8 @@ export class ClusterStore implements ClusterSinks {
   readonly namespaces = new Map<string, NamespaceRecord>();
   /** Workloads, by inventory id. */
   readonly workloads = new Map<string, WorkloadRecord>();
+  /** The Flux CRDs, by name, for upgrade readiness (rules §10). */
+  readonly crds = new Map<string, FluxCrdRecord>();
   /** Recent events, by object key, newest first. */
   readonly events = new Map<string, StoredEvent[]>();
   /** Event id → object key, oldest first, to keep the cluster's events bounded. */
@@ -240,6 +244,17 @@ export class ClusterStore implements ClusterSinks {
           undefined,
           // only the workloads of one kind are listed by this sink's informer
           w => w.kind === resource.kind,
+        );
+      case 'crds':
+        return this.keyedSink<FluxCrdRecord>(
+          this.crds,
+          raw => {
+            const { crd, error } = normalizeCrd(this.cluster, raw);
+            if (crd) return { value: crd };
+            return error ? { error } : { ignored: true };
+          },
+          c => c.name,
+          raw => (raw as { metadata?: { name?: string } })?.metadata?.name,
         );
       case 'events':
       default:

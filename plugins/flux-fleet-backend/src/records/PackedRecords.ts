@@ -34,6 +34,8 @@ interface RecordExtras {
   lastReconcileDurationMs?: number;
   inventoryCount?: number;
   problems?: readonly string[];
+  /** When it was last written at another version than the one read (rules §10). */
+  writtenApiVersion?: string;
 }
 
 /** A small number stands for each distinct value of a column; the table of values is per cluster. */
@@ -224,6 +226,9 @@ export class PackedRecords {
       extra().lastHandledReconcileAt = record.lastHandledReconcileAt;
     }
     if (record.problems !== undefined) extra().problems = record.problems;
+    if (record.writtenApiVersion !== undefined) {
+      extra().writtenApiVersion = record.writtenApiVersion;
+    }
     this.extras[slot] = extras;
   }
 
@@ -275,6 +280,7 @@ export class PackedRecords {
       kind: FLUX_KINDS[this.kinds[slot]],
       name: key.slice(key.lastIndexOf('/') + 1),
       apiVersion: this.apiVersions.value(this.apiVersionCodes[slot])!,
+      writtenApiVersion: extras?.writtenApiVersion,
       generation: this.whole(this.generations[slot], extras?.generation),
       labels: this.labels[slot]!,
       annotations: extras?.annotations ?? NO_ANNOTATIONS,

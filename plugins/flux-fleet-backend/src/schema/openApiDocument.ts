@@ -21,6 +21,7 @@ import {
   shardSummarySchema,
   tenantSummarySchema,
 } from './responseSchemas';
+import { fleetVersionViewSchema } from './versionSchemas';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -176,6 +177,10 @@ export function buildOpenApiDocument(): object {
         'Findings of the fleet analysis',
         ok(itemsOf(findingSchema), 'the findings'),
         queryParameters(findingsQuerySchema),
+      ),
+      '/versions': get(
+        'Which clusters run which Flux release, how far behind the latest, and what blocks each upgrade',
+        ok(fleetVersionViewSchema, 'the fleet version view'),
       ),
       '/objects/{cluster}/{namespace}/{kind}/{name}/reconcile': action(
         'Ask Flux to reconcile the object now (reconcile.fluxcd.io/requestedAt); refused while it is suspended',

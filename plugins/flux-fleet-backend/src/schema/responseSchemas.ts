@@ -144,6 +144,10 @@ export const findingSchema = z
     shard: z
       .object({ cluster: z.string(), instance: z.string(), shard: z.string() })
       .optional(),
+    instance: z
+      .object({ cluster: z.string(), instance: z.string() })
+      .optional()
+      .describe('for findings about a whole instance (mixed-versions, upgrade-blocked)'),
     message: z.string(),
     related: z.array(objectRef),
   })
@@ -210,6 +214,7 @@ const controller = z
     noCrossNamespaceRefs: z.boolean(),
     noRemoteBases: z.boolean(),
     version: z.string().optional(),
+    imageVersion: z.string().optional().describe("the controller's own version (its image tag)"),
     operatorManaged: z.boolean(),
     replicas: z.number().int().optional(),
     readyReplicas: z.number().int().optional(),

@@ -19,7 +19,7 @@ import { sleep } from './sleep';
 import type { WatchedResource } from './WatchedResource';
 
 /** The roles of what a cluster watcher watches besides Flux kinds. */
-export type SupportingRole = 'controllers' | 'namespaces' | 'workloads' | 'events';
+export type SupportingRole = 'controllers' | 'namespaces' | 'workloads' | 'events' | 'crds';
 
 /** Where a cluster's watcher delivers what it watches: the index's store of that cluster. */
 export interface ClusterSinks {
@@ -62,6 +62,15 @@ const WORKLOADS: WatchedResource[] = [
   plural,
   labelSelector: 'backstage.io/kubernetes-id',
 }));
+
+/** The Flux CRDs (Flux labels them part-of=flux), for their `status.storedVersions` (rules §10). */
+const FLUX_CRDS: WatchedResource = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  kind: 'CustomResourceDefinition',
+  plural: 'customresourcedefinitions',
+  labelSelector: 'app.kubernetes.io/part-of=flux',
+};
 
 const NAMESPACES: WatchedResource = {
   group: '',
@@ -227,6 +236,7 @@ export class ClusterWatcher {
   private startSupporting() {
     this.add('controllers', FLUX_CONTROLLERS, true, 'controllers');
     this.add('namespaces', NAMESPACES, false, 'namespaces');
+    this.add('crds', FLUX_CRDS, false, 'crds');
     for (const workload of WORKLOADS) {
       this.add(`workloads/${workload.kind}`, workload, false, 'workloads');
     }

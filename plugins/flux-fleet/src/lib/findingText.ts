@@ -12,6 +12,9 @@ export const FINDING_LABEL: Readonly<Record<FindingType, string>> = {
   'missing-dependency': 'Missing dependency',
   'missing-source': 'Missing source',
   'shard-over-capacity': 'Shard over capacity',
+  'mixed-versions': 'Controllers of different Flux releases',
+  'upgrade-blocked': 'Upgrade blocked: run flux migrate first',
+  'deprecated-api': 'Written at a removed or deprecated API version',
 };
 
 /** Findings whose rule is inferred from Flux's code rather than its documentation (rules §4, §8). */
