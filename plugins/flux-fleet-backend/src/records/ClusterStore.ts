@@ -246,7 +246,8 @@ export class ClusterStore implements ClusterSinks {
           w => w.kind === resource.kind,
         );
       case 'crds':
-        return this.keyedSink<FluxCrdRecord>(
+        return keyedSink<FluxCrdRecord>(
+          this,
           this.crds,
           raw => {
             const { crd, error } = normalizeCrd(this.cluster, raw);
