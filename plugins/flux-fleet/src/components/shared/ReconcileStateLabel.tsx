@@ -1,49 +1,25 @@
-import {
-  StatusAborted,
-  StatusError,
-  StatusOK,
-  StatusPending,
-  StatusWarning,
-} from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { FleetObject } from '@flux-fleet/plugin-flux-fleet-common';
-import { ReactNode } from 'react';
-import {
-  STATE_HINT,
-  STATE_LABEL,
-  STATE_TONE,
-  StateTone,
-} from '../../lib/stateText';
+import { STATE_HINT, STATE_LABEL, STATE_TONE } from '../../lib/stateText';
 import { RelativeTime } from './RelativeTime';
 import { RevisionLink } from './RevisionLink';
 import { StaleMarker } from './StaleMarker';
-
-const ICONS: Record<
-  StateTone,
-  (props: { children?: ReactNode }) => JSX.Element
-> = {
-  ok: StatusOK,
-  error: StatusError,
-  warning: StatusWarning,
-  pending: StatusPending,
-  aborted: StatusAborted,
-};
+import { StatusTone } from './StatusTone';
 
 /** The state's icon and words, with the blocking dependency for `blocked`. */
 export const ReconcileStateName = (props: {
   object: Pick<FleetObject, 'state'>;
 }) => {
   const { state } = props.object;
-  const Icon = ICONS[STATE_TONE[state.state]];
   const by = state.blockedBy
     ? ` by ${state.blockedBy.kind} ${state.blockedBy.namespace}/${state.blockedBy.name}`
     : '';
   return (
-    <Icon>
+    <StatusTone tone={STATE_TONE[state.state]}>
       {STATE_LABEL[state.state]}
       {by}
-    </Icon>
+    </StatusTone>
   );
 };
 
