@@ -113,7 +113,7 @@ describe('the deploy answer', () => {
     expect(eu).toHaveTextContent('main@sha1:9ab2e7c4');
     expect(eu).toHaveTextContent('what the source holds');
     expect(
-      within(eu).getByRole('link', { name: `commit of revision ${HEAD}` }),
+      within(eu).getByRole('link', { name: /commit of revision/ }),
     ).toHaveAttribute(
       'href',
       'https://github.com/acme/payments-deploy/commit/9ab2e7c41d0f3b5a6e8c2d4f1a7b9e0c3d5f6a8b',
@@ -136,7 +136,9 @@ describe('the deploy answer', () => {
     expect(
       within(us).getByTestId('flux-fleet-deploy-verdict'),
     ).toHaveTextContent('Behind its source');
-    expect(us).toHaveTextContent(/main@sha1:4f1c2d0b.* · source holds main@sha1:9ab2e7c4/);
+    expect(us).toHaveTextContent(
+      /main@sha1:4f1c2d0b.* · source holds main@sha1:9ab2e7c4/,
+    );
     expect(within(us).getByTestId('flux-fleet-deploy-cause')).toHaveTextContent(
       `The source holds ${HEAD}; Flux has not applied it yet (it reconciles every 60m).`,
     );
