@@ -73,8 +73,6 @@ async function renderAnswer(objects: FleetObject[], clusterList = clusters) {
 
 const line = (cluster: string) =>
   screen.getByTestId(`flux-fleet-deploy-line-${cluster}`);
-const headline = () => screen.getByTestId('flux-fleet-deploy-headline');
-
 describe('the deploy answer', () => {
   beforeEach(() => {
     jest.spyOn(Date, 'now').mockReturnValue(NOW);

@@ -4,6 +4,7 @@ import Link from '@material-ui/core/Link';
 import { makeStyles } from '@material-ui/core/styles';
 import Typography from '@material-ui/core/Typography';
 import { FluxObjectRef } from '@flux-fleet/plugin-flux-fleet-common';
+import { memo } from 'react';
 import {
   compareVerdicts,
   DeployLine,
@@ -176,51 +177,50 @@ export const DeployAnswerLine = (props: {
  *
  * Test ids: `flux-fleet-deploy-answer`, `flux-fleet-deploy-headline`, `flux-fleet-deploy-env-<environment>`.
  */
-export const DeployAnswer = (props: {
-  lines: DeployLine[];
-  onOpen?: (ref: FluxObjectRef) => void;
-}) => {
-  const { lines, onOpen } = props;
-  const environments = [...new Set(lines.map(l => l.environment))];
-  const worst = [...lines].sort((a, b) =>
-    compareVerdicts(a.verdict, b.verdict),
-  )[0];
-  return (
-    <Box data-testid="flux-fleet-deploy-answer" mb={2}>
-      <Typography
-        variant="subtitle1"
-        component="p"
-        data-testid="flux-fleet-deploy-headline"
-        style={{ fontWeight: 'bold' }}
-      >
-        {worst && (
-          <StatusTone tone={VERDICT_TONE[worst.verdict]}>
-            {deployHeadline(lines)}
-          </StatusTone>
-        )}
-      </Typography>
-      {environments.map(environment => (
-        <Box
-          key={environment}
-          mt={1}
-          data-testid={`flux-fleet-deploy-env-${environment}`}
+export const DeployAnswer = memo(
+  (props: { lines: DeployLine[]; onOpen?: (ref: FluxObjectRef) => void }) => {
+    const { lines, onOpen } = props;
+    const environments = [...new Set(lines.map(l => l.environment))];
+    const worst = [...lines].sort((a, b) =>
+      compareVerdicts(a.verdict, b.verdict),
+    )[0];
+    return (
+      <Box data-testid="flux-fleet-deploy-answer" mb={2}>
+        <Typography
+          variant="subtitle1"
+          component="p"
+          data-testid="flux-fleet-deploy-headline"
+          style={{ fontWeight: 'bold' }}
         >
-          <Typography variant="overline" component="h3" color="textSecondary">
-            {environment}
-          </Typography>
-          <div role="list" aria-label={`Clusters of ${environment}`}>
-            {lines
-              .filter(l => l.environment === environment)
-              .map(line => (
-                <DeployAnswerLine
-                  key={line.cluster}
-                  line={line}
-                  onOpen={onOpen}
-                />
-              ))}
-          </div>
-        </Box>
-      ))}
-    </Box>
-  );
-};
+          {worst && (
+            <StatusTone tone={VERDICT_TONE[worst.verdict]}>
+              {deployHeadline(lines)}
+            </StatusTone>
+          )}
+        </Typography>
+        {environments.map(environment => (
+          <Box
+            key={environment}
+            mt={1}
+            data-testid={`flux-fleet-deploy-env-${environment}`}
+          >
+            <Typography variant="overline" component="h3" color="textSecondary">
+              {environment}
+            </Typography>
+            <div role="list" aria-label={`Clusters of ${environment}`}>
+              {lines
+                .filter(l => l.environment === environment)
+                .map(line => (
+                  <DeployAnswerLine
+                    key={line.cluster}
+                    line={line}
+                    onOpen={onOpen}
+                  />
+                ))}
+            </div>
+          </Box>
+        ))}
+      </Box>
+    );
+  },
+);

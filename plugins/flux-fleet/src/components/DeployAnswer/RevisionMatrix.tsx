@@ -15,6 +15,7 @@ import {
   RECONCILER_KINDS,
   shortRevision,
 } from '@flux-fleet/plugin-flux-fleet-common';
+import { memo } from 'react';
 import { compareEnvironments, environmentOf } from '../../lib/deployAnswer';
 import { STATE_LABEL, STATE_TONE } from '../../lib/stateText';
 import { StatusTone, useToneColor } from '../shared/StatusTone';
@@ -73,113 +74,117 @@ function rowsOf(objects: readonly FleetObject[]): MatrixRow[] {
  *
  * Test ids: `flux-fleet-revision-matrix`, `flux-fleet-matrix-cell-<key>`.
  */
-export const RevisionMatrix = (props: {
-  objects: readonly FleetObject[];
-  clusters: readonly ClusterHealth[];
-  onOpen?: (ref: FluxObjectRef) => void;
-}) => {
-  const classes = useStyles();
-  const color = useToneColor();
-  const rows = rowsOf(props.objects);
-  if (rows.length === 0) return null;
-  const clusterNames = [...new Set(props.objects.map(o => o.ref.cluster))].map(
-    name => ({
+export const RevisionMatrix = memo(
+  (props: {
+    objects: readonly FleetObject[];
+    clusters: readonly ClusterHealth[];
+    onOpen?: (ref: FluxObjectRef) => void;
+  }) => {
+    const classes = useStyles();
+    const color = useToneColor();
+    const rows = rowsOf(props.objects);
+    if (rows.length === 0) return null;
+    const clusterNames = [
+      ...new Set(props.objects.map(o => o.ref.cluster)),
+    ].map(name => ({
       name,
       environment: environmentOf(
         name,
         props.clusters.find(c => c.name === name),
       ),
-    }),
-  );
-  clusterNames.sort(
-    (a, b) =>
-      compareEnvironments(a.environment, b.environment) ||
-      a.name.localeCompare(b.name),
-  );
-  const environments = [...new Set(clusterNames.map(c => c.environment))];
-  return (
-    <Box data-testid="flux-fleet-revision-matrix" mb={2} overflow="auto">
-      <Typography variant="h6" component="h2" gutterBottom>
-        Where is each revision running?
-      </Typography>
-      <Table
-        size="small"
-        className={classes.table}
-        aria-label="Revision matrix"
-      >
-        <TableHead>
-          <TableRow>
-            <TableCell rowSpan={2}>Reconciler</TableCell>
-            {environments.map(env => (
-              <TableCell
-                key={env}
-                colSpan={clusterNames.filter(c => c.environment === env).length}
-                align="center"
-              >
-                {env}
-              </TableCell>
-            ))}
-          </TableRow>
-          <TableRow>
-            {clusterNames.map(c => (
-              <TableCell key={c.name}>{c.name}</TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows.map(row => (
-            <TableRow key={row.id}>
-              <TableCell
-                component="th"
-                scope="row"
-                className={classes.rowName}
-                title={row.label}
-              >
-                {row.label}
-              </TableCell>
-              {clusterNames.map(c => {
-                const o = row.byCluster.get(c.name);
-                if (!o) {
+    }));
+    clusterNames.sort(
+      (a, b) =>
+        compareEnvironments(a.environment, b.environment) ||
+        a.name.localeCompare(b.name),
+    );
+    const environments = [...new Set(clusterNames.map(c => c.environment))];
+    return (
+      <Box data-testid="flux-fleet-revision-matrix" mb={2} overflow="auto">
+        <Typography variant="h6" component="h2" gutterBottom>
+          Where is each revision running?
+        </Typography>
+        <Table
+          size="small"
+          className={classes.table}
+          aria-label="Revision matrix"
+        >
+          <TableHead>
+            <TableRow>
+              <TableCell rowSpan={2}>Reconciler</TableCell>
+              {environments.map(env => (
+                <TableCell
+                  key={env}
+                  colSpan={
+                    clusterNames.filter(c => c.environment === env).length
+                  }
+                  align="center"
+                >
+                  {env}
+                </TableCell>
+              ))}
+            </TableRow>
+            <TableRow>
+              {clusterNames.map(c => (
+                <TableCell key={c.name}>{c.name}</TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map(row => (
+              <TableRow key={row.id}>
+                <TableCell
+                  component="th"
+                  scope="row"
+                  className={classes.rowName}
+                  title={row.label}
+                >
+                  {row.label}
+                </TableCell>
+                {clusterNames.map(c => {
+                  const o = row.byCluster.get(c.name);
+                  if (!o) {
+                    return (
+                      <TableCell key={c.name}>
+                        <Typography variant="caption" color="textSecondary">
+                          not here
+                        </Typography>
+                      </TableCell>
+                    );
+                  }
+                  const tone = STATE_TONE[o.state.state];
+                  const title = `${STATE_LABEL[o.state.state]}${
+                    o.stale ? ' (last known: cluster unreachable)' : ''
+                  } · ${o.state.revision ?? 'no revision applied yet'}`;
                   return (
                     <TableCell key={c.name}>
-                      <Typography variant="caption" color="textSecondary">
-                        not here
-                      </Typography>
+                      <Tooltip title={title}>
+                        <ButtonBase
+                          className={classes.cell}
+                          style={{
+                            backgroundColor: alpha(color(tone), 0.18),
+                            borderLeft: `4px solid ${color(tone)}`,
+                            opacity: o.stale ? 0.6 : 1,
+                          }}
+                          onClick={() => props.onOpen?.(o.ref)}
+                          aria-label={`${row.label} in ${c.name}: ${title}`}
+                          data-testid={`flux-fleet-matrix-cell-${o.key}`}
+                        >
+                          <StatusTone tone={tone}>
+                            {o.state.revision
+                              ? shortRevision(o.state.revision)
+                              : '—'}
+                          </StatusTone>
+                        </ButtonBase>
+                      </Tooltip>
                     </TableCell>
                   );
-                }
-                const tone = STATE_TONE[o.state.state];
-                const title = `${STATE_LABEL[o.state.state]}${
-                  o.stale ? ' (last known: cluster unreachable)' : ''
-                } · ${o.state.revision ?? 'no revision applied yet'}`;
-                return (
-                  <TableCell key={c.name}>
-                    <Tooltip title={title}>
-                      <ButtonBase
-                        className={classes.cell}
-                        style={{
-                          backgroundColor: alpha(color(tone), 0.18),
-                          borderLeft: `4px solid ${color(tone)}`,
-                          opacity: o.stale ? 0.6 : 1,
-                        }}
-                        onClick={() => props.onOpen?.(o.ref)}
-                        aria-label={`${row.label} in ${c.name}: ${title}`}
-                        data-testid={`flux-fleet-matrix-cell-${o.key}`}
-                      >
-                        <StatusTone tone={tone}>
-                          {o.state.revision
-                            ? shortRevision(o.state.revision)
-                            : '—'}
-                        </StatusTone>
-                      </ButtonBase>
-                    </Tooltip>
-                  </TableCell>
-                );
-              })}
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </Box>
-  );
-};
+                })}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Box>
+    );
+  },
+);

@@ -4,6 +4,7 @@ import {
   FluxKind,
   RECONCILER_KINDS,
 } from '@flux-fleet/plugin-flux-fleet-common';
+import { useMemo } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { fluxFleetApiRef } from '../../api';
 import {
@@ -55,5 +56,12 @@ export function useSourceRevisions(
     // trigger stands for missing
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, trigger]);
-  return new Map([...(value ?? []), ...own]);
+  // one Map per change, so the views that take it re-render only when a revision changed
+  const ownKey = [...own.entries()].join(',');
+  return useMemo(
+    () => new Map([...(value ?? []), ...own]),
+    // ownKey stands for own
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [value, ownKey],
+  );
 }

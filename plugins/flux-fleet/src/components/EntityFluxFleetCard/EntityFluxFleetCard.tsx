@@ -9,7 +9,7 @@ import RefreshIcon from '@material-ui/icons/Refresh';
 import Alert from '@material-ui/lab/Alert';
 import Skeleton from '@material-ui/lab/Skeleton';
 import { FluxObjectRef } from '@flux-fleet/plugin-flux-fleet-common';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { deployAnswer } from '../../lib/deployAnswer';
 import { errorMessage } from '../../lib/errorMessage';
 import { DeployAnswer, useSourceRevisions } from '../DeployAnswer';
@@ -39,6 +39,13 @@ export const EntityFluxFleetCard = () => {
   const [opened, setOpened] = useState<FluxObjectRef>();
   const [details, setDetails] = useState(false);
   const sourceRevisions = useSourceRevisions(view.value?.objects);
+  const lines = useMemo(
+    () =>
+      view.value
+        ? deployAnswer(view.value.objects, view.value.clusters, sourceRevisions)
+        : [],
+    [view.value, sourceRevisions],
+  );
 
   const refreshButton = (
     <Tooltip title={live ? 'Live: updates as Flux reconciles' : 'Refresh'}>
@@ -81,10 +88,7 @@ export const EntityFluxFleetCard = () => {
           </Alert>
         )}
         <ClusterNotices clusters={clusters} />
-        <DeployAnswer
-          lines={deployAnswer(objects, clusters, sourceRevisions)}
-          onOpen={setOpened}
-        />
+        <DeployAnswer lines={lines} onOpen={setOpened} />
         <Button
           size="small"
           onClick={() => setDetails(d => !d)}

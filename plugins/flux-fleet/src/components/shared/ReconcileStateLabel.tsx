@@ -1,4 +1,5 @@
 import Box from '@material-ui/core/Box';
+import { makeStyles } from '@material-ui/core/styles';
 import Typography from '@material-ui/core/Typography';
 import { FleetObject } from '@flux-fleet/plugin-flux-fleet-common';
 import { STATE_HINT, STATE_LABEL, STATE_TONE } from '../../lib/stateText';
@@ -6,6 +7,17 @@ import { RelativeTime } from './RelativeTime';
 import { RevisionLink } from './RevisionLink';
 import { StaleMarker } from './StaleMarker';
 import { StatusTone } from './StatusTone';
+
+const useStyles = makeStyles({
+  // the parts wrap between each other, never inside a word (a table cell would break "Progressing" mid-word)
+  parts: {
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: 8,
+    '& > *': { whiteSpace: 'nowrap', wordBreak: 'normal' },
+  },
+});
 
 /** The state's icon and words, with the blocking dependency for `blocked`. */
 export const ReconcileStateName = (props: {
@@ -38,6 +50,7 @@ export const ReconcileStateLabel = (props: {
   compact?: boolean;
 }) => {
   const { object, compact } = props;
+  const classes = useStyles();
   const { state } = object;
   const hint = STATE_HINT[state.state];
   const attempted =
@@ -46,12 +59,7 @@ export const ReconcileStateLabel = (props: {
       : undefined;
   return (
     <Box data-testid="flux-fleet-state">
-      <Box
-        display="flex"
-        alignItems="center"
-        flexWrap="wrap"
-        style={{ gap: 8 }}
-      >
+      <Box className={classes.parts}>
         <ReconcileStateName object={object} />
         {state.reason && (
           <Typography variant="body2" component="span" color="textSecondary">
