@@ -120,6 +120,8 @@ describe('FluxFleetPageContent', () => {
   it('shows the fleet at a glance and the health of every cluster', async () => {
     const api = pageApi();
     await renderWithApis(<FluxFleetPageContent />, { api });
+    // the page opens on the overview; the clusters table is the next tab
+    await userEvent.click(screen.getByRole('tab', { name: 'Clusters' }));
     const summaryBar = await screen.findByTestId('flux-fleet-summary');
     await waitFor(() =>
       expect(summaryBar).toHaveTextContent(
@@ -144,7 +146,7 @@ describe('FluxFleetPageContent', () => {
     expect(euRow).toHaveTextContent('Synced');
     expect(euRow).toHaveTextContent('120 ms');
     expect(euRow).toHaveTextContent(
-      'GitRepository 500, Kustomization 400, HelmRelease 300',
+      'GitRepository 500, Kustomization 400 and 1 more kinds',
     );
     expect(
       screen.getByTestId('flux-fleet-cluster-notice-prod-us-1'),
@@ -303,6 +305,8 @@ describe('FluxFleetPageContent', () => {
         getTenants: jest.fn(async () => tenants),
       });
       await renderWithApis(<FluxFleetPageContent />, { api });
+      // the page opens on the overview; the clusters table is the next tab
+      await userEvent.click(screen.getByRole('tab', { name: 'Clusters' }));
 
       await userEvent.click(
         await screen.findByRole('button', {
@@ -517,6 +521,8 @@ describe('FluxFleetPageContent', () => {
           .mockResolvedValue(clusters),
       });
       await renderWithApis(<FluxFleetPageContent />, { api, signals });
+      // the page opens on the overview; the clusters table is the next tab
+      await userEvent.click(screen.getByRole('tab', { name: 'Clusters' }));
       await screen.findByTestId('flux-fleet-cluster-notice-prod-us-1');
       act(() =>
         signals.publish(SIGNAL_CHANNELS.fleet, {
@@ -567,6 +573,8 @@ describe('FluxFleetPageContent', () => {
       getInstances: jest.fn(async () => instances),
     });
     await renderWithApis(<FluxFleetPageContent />, { api });
+    // the page opens on the overview; the clusters table is the next tab
+    await userEvent.click(screen.getByRole('tab', { name: 'Clusters' }));
     const error = await screen.findByTestId('flux-fleet-error');
     expect(error).toHaveTextContent('Could not read the clusters');
     expect(error).toHaveTextContent('flux-fleet backend is restarting');

@@ -9,10 +9,9 @@ import { Theme, useTheme } from '@material-ui/core/styles';
 import { ReactNode } from 'react';
 import { StateTone } from '../../lib/stateText';
 
-const ICONS: Record<
-  StateTone,
-  (props: { children?: ReactNode }) => JSX.Element
-> = {
+type StatusComponent = (props: { children?: ReactNode }) => JSX.Element;
+
+const ICONS: Record<StateTone, StatusComponent> = {
   ok: StatusOK,
   error: StatusError,
   warning: StatusWarning,
@@ -29,7 +28,14 @@ export const StatusTone = (props: {
   children?: ReactNode;
 }) => {
   const Icon = ICONS[props.tone];
-  return <Icon>{props.children}</Icon>;
+  // core-components hides a status and its children from assistive technology (aria-hidden): the icon alone goes
+  // through it (decorative), the words stay beside it, readable
+  return (
+    <span style={{ display: 'inline-flex', alignItems: 'center' }}>
+      <Icon />
+      <span>{props.children}</span>
+    </span>
+  );
 };
 
 /**
