@@ -4,7 +4,7 @@
 #   scripts/stack.sh up   [FLEET=S|M|L] [DB=sqlite|pg] [PORT=7007]   start in the background, wait until ready
 #   scripts/stack.sh down                                              stop what `up` started
 # BACKEND_WATCH=0 runs the backend without `yarn start`'s watcher (no restart when a source file changes).
-# State lives in .flux-fleet/ (git-ignored): kubeconfig, truth.json, generated app-config, logs, pids.
+# State lives in .flux-fleet/ (git-ignored): kubeconfig, truth.json, catalog.yaml, generated app-config, logs, pids.
 # FLUX_FLEET_STATE=<dir> puts it elsewhere, so a second stack (another PORT, FLUX_FLEET_PG_PORT and
 # FLUX_FLEET_PGDATA) can run beside the default one; `down` then needs the same FLUX_FLEET_STATE.
 set -euo pipefail
@@ -61,11 +61,15 @@ up() {
   local configs=(--config "$FLUX_FLEET_ROOT/app-config.yaml")
   if [ -x packages/fleet-sim/bin/fleet-sim ]; then
     echo "==> starting the simulated fleet $FLEET (seed $SEED)"
-    rm -f "$STATE/kubeconfig" "$STATE/truth.json"
+    rm -f "$STATE/kubeconfig" "$STATE/truth.json" "$STATE/catalog.yaml"
+    # a catalog Component per simulated service (owned by its team's Group), except those examples/ defines by hand
+    local defined
+    defined=$(sed -n 's/^  name: *//p' examples/entities.yaml examples/org.yaml | tr '\n' ',' | sed 's/,$//')
     start_group sim packages/fleet-sim/bin/fleet-sim --size "$FLEET" --seed "$SEED" --port 0 \
-      --tls --kubeconfig "$STATE/kubeconfig" --truth "$STATE/truth.json" ${SIM_ARGS:-}
+      --tls --kubeconfig "$STATE/kubeconfig" --truth "$STATE/truth.json" \
+      --catalog "$STATE/catalog.yaml" --catalog-skip "$defined" ${SIM_ARGS:-}
     wait_for "fleet simulator" 900 grep -q 'fleet-sim ready' "$STATE/sim.log" || { tail -20 "$STATE/sim.log"; exit 1; }
-    node scripts/fleet-config.mjs "$STATE/kubeconfig" > "$STATE/app-config.fleet.yaml"
+    node scripts/fleet-config.mjs "$STATE/kubeconfig" "$STATE/catalog.yaml" > "$STATE/app-config.fleet.yaml"
     configs+=(--config "$STATE/app-config.fleet.yaml")
   fi
 
