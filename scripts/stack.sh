@@ -62,9 +62,11 @@ up() {
   if [ -x packages/fleet-sim/bin/fleet-sim ]; then
     echo "==> starting the simulated fleet $FLEET (seed $SEED)"
     rm -f "$STATE/kubeconfig" "$STATE/truth.json" "$STATE/catalog.yaml"
+    : > "$STATE/sim.log" # so the wait below never reads the "ready" of the previous run
     # a catalog Component per simulated service (owned by its team's Group), except those examples/ defines by hand
     local defined
-    defined=$(sed -n 's/^  name: *//p' examples/entities.yaml examples/org.yaml | tr '\n' ',' | sed 's/,$//')
+    defined=$(awk '/^kind:/ { kind = $2 } /^  name:/ && (kind == "Component" || kind == "Group") { print $2 }' \
+      examples/entities.yaml examples/org.yaml | paste -sd, -)
     start_group sim packages/fleet-sim/bin/fleet-sim --size "$FLEET" --seed "$SEED" --port 0 \
       --tls --kubeconfig "$STATE/kubeconfig" --truth "$STATE/truth.json" \
       --catalog "$STATE/catalog.yaml" --catalog-skip "$defined" ${SIM_ARGS:-}
