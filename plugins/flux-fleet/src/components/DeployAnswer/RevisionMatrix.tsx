@@ -167,7 +167,11 @@ export const RevisionMatrix = memo(
                             opacity: o.stale ? 0.6 : 1,
                           }}
                           onClick={() => props.onOpen?.(o.ref)}
-                          aria-label={`${row.label} in ${c.name}: ${title}`}
+                          aria-label={`${
+                            o.state.revision
+                              ? shortRevision(o.state.revision)
+                              : '—'
+                          }: ${row.label} in ${c.name}, ${title}`}
                           data-testid={`flux-fleet-matrix-cell-${o.key}`}
                         >
                           <StatusTone tone={tone}>
