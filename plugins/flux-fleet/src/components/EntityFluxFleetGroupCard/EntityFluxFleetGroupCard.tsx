@@ -22,7 +22,6 @@ import {
 } from '../../lib/stateText';
 import { ObjectDetailDrawer } from '../ObjectDetail';
 import { LoadError } from '../shared/LoadError';
-import { ReconcileStateName } from '../shared/ReconcileStateLabel';
 import { RelativeTime } from '../shared/RelativeTime';
 import { StaleMarker } from '../shared/StaleMarker';
 import { StatusTone } from '../shared/StatusTone';
@@ -108,60 +107,74 @@ export const EntityFluxFleetGroupCard = () => {
             </Typography>
           ))}
         </Box>
-        <Table
-          size="small"
-          className={classes.table}
-          aria-label="The team's Flux objects"
-        >
-          <TableHead>
-            <TableRow>
-              <TableCell>State</TableCell>
-              <TableCell>Object</TableCell>
-              <TableCell>Cluster</TableCell>
-              <TableCell>Service / tenant</TableCell>
-              <TableCell>Since</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {value.objects.slice(0, LISTED).map(o => (
-              <TableRow
-                key={o.key}
-                data-testid={`flux-fleet-group-object-${o.key}`}
-              >
-                <TableCell>
-                  <ReconcileStateName object={o} />
-                  {o.stale && (
-                    <StaleMarker cluster={o.ref.cluster} since={o.staleSince} />
-                  )}
-                </TableCell>
-                <TableCell>
-                  <Link
-                    component="button"
-                    variant="body2"
-                    onClick={() => setOpened(o.ref)}
-                    aria-label={`Details of ${objectTitle(o.ref)} in ${
-                      o.ref.cluster
-                    }`}
-                  >
-                    <TruncatedText text={objectTitle(o.ref)} maxWidth="18em" />
-                  </Link>
-                </TableCell>
-                <TableCell>{o.ref.cluster}</TableCell>
-                <TableCell>
-                  <TruncatedText
-                    text={[o.service, o.boundary.tenant]
-                      .filter(Boolean)
-                      .join(' / ')}
-                    maxWidth="12em"
-                  />
-                </TableCell>
-                <TableCell>
-                  {o.state.since ? <RelativeTime time={o.state.since} /> : '—'}
-                </TableCell>
+        <Box overflow="auto">
+          <Table
+            size="small"
+            className={classes.table}
+            aria-label="The team's Flux objects"
+          >
+            <TableHead>
+              <TableRow>
+                <TableCell>State</TableCell>
+                <TableCell>Object</TableCell>
+                <TableCell>Cluster</TableCell>
+                <TableCell>Service / tenant</TableCell>
+                <TableCell>Since</TableCell>
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHead>
+            <TableBody>
+              {value.objects.slice(0, LISTED).map(o => (
+                <TableRow
+                  key={o.key}
+                  data-testid={`flux-fleet-group-object-${o.key}`}
+                >
+                  <TableCell>
+                    <StatusTone tone={STATE_TONE[o.state.state]}>
+                      {STATE_LABEL[o.state.state]}
+                    </StatusTone>
+                    {o.stale && (
+                      <StaleMarker
+                        cluster={o.ref.cluster}
+                        since={o.staleSince}
+                      />
+                    )}
+                  </TableCell>
+                  <TableCell>
+                    <Link
+                      component="button"
+                      variant="body2"
+                      onClick={() => setOpened(o.ref)}
+                      aria-label={`Details of ${objectTitle(o.ref)} in ${
+                        o.ref.cluster
+                      }`}
+                    >
+                      <TruncatedText
+                        text={objectTitle(o.ref)}
+                        maxWidth="18em"
+                      />
+                    </Link>
+                  </TableCell>
+                  <TableCell>{o.ref.cluster}</TableCell>
+                  <TableCell>
+                    <TruncatedText
+                      text={[o.service, o.boundary.tenant]
+                        .filter(Boolean)
+                        .join(' / ')}
+                      maxWidth="12em"
+                    />
+                  </TableCell>
+                  <TableCell>
+                    {o.state.since ? (
+                      <RelativeTime time={o.state.since} />
+                    ) : (
+                      '—'
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </Box>
         {value.totalCount > LISTED && (
           <Typography variant="body2" color="textSecondary">
             The {LISTED} worst of {value.totalCount} reconcilers; the fleet
