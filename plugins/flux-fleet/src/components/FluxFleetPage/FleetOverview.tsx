@@ -1,5 +1,6 @@
 import { InfoCard } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
+import Box from '@material-ui/core/Box';
 import Grid from '@material-ui/core/Grid';
 import Skeleton from '@material-ui/lab/Skeleton';
 import { ClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
@@ -46,17 +47,19 @@ export const FleetOverview = (props: {
 
   return (
     <Grid container spacing={2} data-testid="flux-fleet-overview">
-      <Grid item xs={12} lg={8}>
+      <Grid item xs={12}>
         <InfoCard
           title="Health map"
           subheader="Objects per cluster and reconcile state; a count opens those objects"
         >
           {shards.value && clusters ? (
-            <HealthMap
-              clusters={clusters}
-              shards={shards.value}
-              onObjects={onObjects}
-            />
+            <Box overflow="auto">
+              <HealthMap
+                clusters={clusters}
+                shards={shards.value}
+                onObjects={onObjects}
+              />
+            </Box>
           ) : (
             (shards.error && (
               <LoadError
@@ -68,7 +71,7 @@ export const FleetOverview = (props: {
           )}
         </InfoCard>
       </Grid>
-      <Grid item xs={12} md={6} lg={4}>
+      <Grid item xs={12} md={6} lg={3}>
         {summary.value ? (
           <FindingsBySeverity summary={summary.value} onObjects={onObjects} />
         ) : (
@@ -81,17 +84,17 @@ export const FleetOverview = (props: {
           )) || <Loading />
         )}
       </Grid>
-      <Grid item xs={12} md={6} lg={4}>
+      <Grid item xs={12} md={6} lg={3}>
         {shards.value ? (
           <BusiestShards shards={shards.value} onObjects={onObjects} />
         ) : (
           <Loading />
         )}
       </Grid>
-      <Grid item xs={12} md={6} lg={4}>
+      <Grid item xs={12} md={6} lg={3}>
         {clusters ? <FluxVersions clusters={clusters} /> : <Loading />}
       </Grid>
-      <Grid item xs={12} md={6} lg={4}>
+      <Grid item xs={12} md={6} lg={3}>
         {tenants.value ? (
           <TenantsWithoutBoundary
             tenants={tenants.value}
