@@ -1,6 +1,8 @@
 // Turns the fleet simulator's kubeconfig into the Flux Fleet clusters config of the demo: one cluster per admin
 // context, read through the kubeconfig file (so no token is copied into any app-config).
-// Usage: node scripts/fleet-config.mjs <kubeconfig> > app-config.fleet.yaml
+// With a catalog file (the simulator's --catalog), its Components and Groups join the catalog: config merging
+// replaces arrays, so the locations of app-config.yaml are repeated before it.
+// Usage: node scripts/fleet-config.mjs <kubeconfig> [catalog.yaml] > app-config.fleet.yaml
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createRequire } from 'node:module';
@@ -14,4 +16,14 @@ const clusters = (kubeconfig.contexts ?? [])
   .filter(name => !name.includes('readonly'))
   .sort()
   .map(name => ({ name, kubeconfig: { path: file, context: name } }));
-process.stdout.write(YAML.stringify({ fluxFleet: { clusters } }));
+const config = { fluxFleet: { clusters } };
+if (process.argv[3]) {
+  const base = YAML.parse(readFileSync(resolve('app-config.yaml'), 'utf8'));
+  config.catalog = {
+    locations: [
+      ...(base.catalog?.locations ?? []),
+      { type: 'file', target: resolve(process.argv[3]), rules: [{ allow: ['Component', 'Group'] }] },
+    ],
+  };
+}
+process.stdout.write(YAML.stringify(config));

@@ -4,9 +4,9 @@
 #   scripts/stack.sh up   [FLEET=S|M|L] [DB=sqlite|pg] [PORT=7007]   start in the background, wait until ready
 #   scripts/stack.sh down                                              stop what `up` started
 # BACKEND_WATCH=0 runs the backend without `yarn start`'s watcher (no restart when a source file changes).
-# State lives in .flux-fleet/ (git-ignored): kubeconfig, truth.json, the controller pods' Prometheus targets,
-# generated app-config, logs, pids, and with DB=sqlite the database files (sqlite/), kept across restarts so the
-# backend serves its last snapshot at once. PROMETHEUS=1 also starts a Prometheus scraping the simulated
+# State lives in .flux-fleet/ (git-ignored): kubeconfig, truth.json, catalog.yaml, the controller pods' Prometheus
+# targets, generated app-config, logs, pids, and with DB=sqlite the database files (sqlite/), kept across restarts
+# so the backend serves its last snapshot at once. PROMETHEUS=1 also starts a Prometheus scraping the simulated
 # controllers (scripts/prometheus.sh, port FLUX_FLEET_STACK_PROMETHEUS_PORT, default 59091) and configures the
 # plugin with it.
 # FLUX_FLEET_STATE=<dir> puts it elsewhere, so a second stack (another PORT, FLUX_FLEET_PG_PORT and
@@ -65,12 +65,17 @@ up() {
   local configs=(--config "$FLUX_FLEET_ROOT/app-config.yaml")
   if [ -x packages/fleet-sim/bin/fleet-sim ]; then
     echo "==> starting the simulated fleet $FLEET (seed $SEED)"
-    rm -f "$STATE/kubeconfig" "$STATE/truth.json"
+    rm -f "$STATE/kubeconfig" "$STATE/truth.json" "$STATE/catalog.yaml"
+    : > "$STATE/sim.log" # so the wait below never reads the "ready" of the previous run
+    # a catalog Component per simulated service (owned by its team's Group), except those examples/ defines by hand
+    local defined
+    defined=$(awk '/^kind:/ { kind = $2 } /^  name:/ && (kind == "Component" || kind == "Group") { print $2 }' \
+      examples/entities.yaml examples/org.yaml | paste -sd, -)
     start_group sim packages/fleet-sim/bin/fleet-sim --size "$FLEET" --seed "$SEED" --port 0 \
       --tls --kubeconfig "$STATE/kubeconfig" --truth "$STATE/truth.json" \
-      --prometheus-targets "$STATE/prometheus-targets.json" ${SIM_ARGS:-}
+      --prometheus-targets "$STATE/prometheus-targets.json" --catalog "$STATE/catalog.yaml" --catalog-skip "$defined" ${SIM_ARGS:-}
     wait_for "fleet simulator" 900 grep -q 'fleet-sim ready' "$STATE/sim.log" || { tail -20 "$STATE/sim.log"; exit 1; }
-    node scripts/fleet-config.mjs "$STATE/kubeconfig" > "$STATE/app-config.fleet.yaml"
+    node scripts/fleet-config.mjs "$STATE/kubeconfig" "$STATE/catalog.yaml" > "$STATE/app-config.fleet.yaml"
     configs+=(--config "$STATE/app-config.fleet.yaml")
     if [ "${PROMETHEUS:-0}" = 1 ]; then
       # a Prometheus of this stack's own, scraping the simulated controller pods every 5 s

@@ -43,6 +43,10 @@ for (const service of SERVICES) {
         `the ground truth deploys ${service} somewhere`,
       ).toBeGreaterThan(0);
       expect(
+        (await card.deployClusters()).sort(),
+        'the deploy answer has one line per cluster where the service deploys',
+      ).toEqual([...truth.keys()].sort());
+      expect(
         (await card.clusters()).sort(),
         'one row per cluster where the service deploys',
       ).toEqual([...truth.keys()].sort());

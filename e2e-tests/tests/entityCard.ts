@@ -5,12 +5,32 @@ import { objectKey, TruthObject } from './groundTruth';
 export class EntityCard {
   constructor(readonly page: Page) {}
 
-  /** Opens the overview of a catalog entity and waits until the card has loaded its rows. */
-  async open(entityPath: string): Promise<void> {
+  /**
+   * Opens the overview of a catalog entity, waits until the card has loaded its deploy answer, then opens the
+   * per-cluster details (instance, shard, boundary: one click away) unless `details` is false.
+   */
+  async open(entityPath: string, details = true): Promise<void> {
     await this.page.goto(`/catalog/${entityPath}`);
     await expect(this.page.getByTestId('flux-fleet-card')).toBeVisible();
     await expect(this.page.getByTestId('flux-fleet-loading')).toHaveCount(0);
-    await expect(this.rows().first()).toBeVisible();
+    await expect(this.deployLines().first()).toBeVisible();
+    if (details) {
+      await this.page.getByTestId('flux-fleet-details-toggle').click();
+      await expect(this.rows().first()).toBeVisible();
+    }
+  }
+
+  /** The deploy answer's line of every cluster. */
+  deployLines(): Locator {
+    return this.page.getByTestId(/^flux-fleet-deploy-line-/);
+  }
+
+  /** The clusters the deploy answer has a line for. */
+  async deployClusters(): Promise<string[]> {
+    const ids = await this.deployLines().evaluateAll(lines =>
+      lines.map(l => l.getAttribute('data-testid') ?? ''),
+    );
+    return ids.map(id => id.replace(/^flux-fleet-deploy-line-/, ''));
   }
 
   /** Every cluster row of the card. */

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { startFleetSim } from './fleetSim';
 import type { FleetSimOptions } from './options';
+import { catalogEntities } from './truth/catalogEntities';
 import { parseFaultFlag, type FaultChange } from './sim/faults';
 
 const USAGE = `Usage: fleet-sim [options]
@@ -22,6 +23,8 @@ Serves simulated Flux fleets through real Kubernetes API servers (one port per c
   --port N                first port; clusters take consecutive ports, then the admin API (default 0: any)
   --kubeconfig FILE       write a kubeconfig: per cluster a context <cluster> (admin) and <cluster>-readonly
   --truth FILE            write the ground truth (JSON) at start; GET <admin>/truth serves it live
+  --catalog FILE          write a Backstage catalog file: a Component per service, owned by its team's Group
+  --catalog-skip NAMES    comma-separated entity names defined elsewhere, left out of the catalog file
   --empty                 clusters serve the Flux APIs but hold no objects
   --tls                   HTTPS with a generated CA (in the kubeconfig)
   --prometheus-targets FILE  serve each controller pod's metrics on a local port and list them in FILE
@@ -43,6 +46,8 @@ export function parseArgs(argv: string[]): {
   options: FleetSimOptions;
   kubeconfig?: string;
   truth?: string;
+  catalog?: string;
+  catalogSkip: string[];
   faults: Array<{ cluster: string; faults: FaultChange }>;
   help: boolean;
 } {
@@ -50,6 +55,8 @@ export function parseArgs(argv: string[]): {
   const faults: Array<{ cluster: string; faults: FaultChange }> = [];
   let kubeconfig: string | undefined;
   let truth: string | undefined;
+  let catalog: string | undefined;
+  let catalogSkip: string[] = [];
   let help = false;
   const integer = (flag: string, value: string | undefined): number => {
     const n = Number(value);
@@ -104,6 +111,15 @@ export function parseArgs(argv: string[]): {
       case '--truth':
         truth = value();
         break;
+      case '--catalog':
+        catalog = value();
+        break;
+      case '--catalog-skip':
+        catalogSkip = value()
+          .split(',')
+          .map(n => n.trim())
+          .filter(Boolean);
+        break;
       case '--empty':
         options.empty = true;
         break;
@@ -140,7 +156,7 @@ export function parseArgs(argv: string[]): {
         throw new Error(`unknown option ${argv[i]}; see --help`);
     }
   }
-  return { options, kubeconfig, truth, faults, help };
+  return { options, kubeconfig, truth, catalog, catalogSkip, faults, help };
 }
 
 async function main(): Promise<void> {
@@ -178,6 +194,13 @@ async function main(): Promise<void> {
   if (parsed.truth) {
     mkdirSync(dirname(parsed.truth), { recursive: true });
     writeFileSync(parsed.truth, `${JSON.stringify(truth, null, 2)}\n`);
+  }
+  if (parsed.catalog) {
+    mkdirSync(dirname(parsed.catalog), { recursive: true });
+    writeFileSync(
+      parsed.catalog,
+      catalogEntities(truth, { skip: new Set(parsed.catalogSkip) }),
+    );
   }
   process.stdout.write(
     `fleet-sim ready: ${sim.clusters.length} clusters, ${truth.objects.length} objects, admin ${sim.adminUrl}\n`,

@@ -9,6 +9,7 @@ export {
   fluxFleetPlugin,
   EntityFluxFleetCard,
   EntityFluxFleetContent,
+  EntityFluxFleetGroupCard,
   FluxFleetPage,
   FluxFleetSearchResultListItem,
 } from './plugin';

@@ -48,6 +48,24 @@ export const EntityFluxFleetCard = fluxFleetPlugin.provide(
 );
 
 /**
+ * Card for a Group entity page: the team's Flux objects across the fleet (through the tenant → group mapping and
+ * the Components it owns) and their states, failing first. Show it on Group pages.
+ *
+ * @public
+ */
+export const EntityFluxFleetGroupCard = fluxFleetPlugin.provide(
+  createComponentExtension({
+    name: 'EntityFluxFleetGroupCard',
+    component: {
+      lazy: () =>
+        import('./components/EntityFluxFleetGroupCard').then(
+          m => m.EntityFluxFleetGroupCard,
+        ),
+    },
+  }),
+);
+
+/**
  * Tab for an entity page: every Flux object of the entity across clusters, with a detail view per object.
  *
  * @public

@@ -1,5 +1,6 @@
 import { Entity } from '@backstage/catalog-model';
 import {
+  catalogApiRef,
   EntityProvider,
   entityRouteRef,
 } from '@backstage/plugin-catalog-react';
@@ -29,6 +30,8 @@ export async function renderWithApis(
     signals?: FakeSignalApi;
     permission?: PermissionApi;
     entity?: Entity;
+    /** The catalog API (a jest-mocked subset), for views that read the catalog. */
+    catalog?: object;
   },
 ) {
   // EntityRefLink (tenant groups) needs the catalog's entity page to exist.
@@ -37,6 +40,9 @@ export async function renderWithApis(
     [fluxFleetApiRef, options.api],
     [permissionApiRef, options.permission ?? mockApis.permission()],
   ];
+  if (options.catalog) {
+    apis.push([catalogApiRef, options.catalog]);
+  }
   if (options.signals) {
     apis.push([signalApiRef, options.signals]);
   }

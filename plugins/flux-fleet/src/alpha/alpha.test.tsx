@@ -16,6 +16,7 @@ import { clusters, paymentsEntity } from '../__testUtils__/fixtures';
 import plugin, {
   entityFluxFleetCard,
   entityFluxFleetContent,
+  entityFluxFleetGroupCard,
   fluxFleetPage,
   fluxFleetSearchResultListItem,
 } from './index';
@@ -81,11 +82,20 @@ describe('the new frontend system plugin', () => {
     renderInTestApp(tester.reactElement(), {
       apis: [[fluxFleetApiRef, api]],
     });
+    // it opens on the overview: the Flux versions of every cluster
     await waitFor(() =>
-      expect(screen.getByTestId('flux-fleet-clusters')).toHaveTextContent(
-        'prod-eu-1',
-      ),
+      expect(
+        screen.getByTestId('flux-fleet-overview-versions'),
+      ).toHaveTextContent('prod-eu-1'),
     );
+  });
+
+  it('puts the ownership card on Group pages only', () => {
+    const shown = createExtensionTester(entityFluxFleetGroupCard).get(
+      EntityCardBlueprint.dataRefs.filterFunction,
+    )!;
+    expect(shown(group)).toBe(true);
+    expect(shown(paymentsEntity)).toBe(false);
   });
 
   it('renders catalog search results of Flux Fleet entities, and only those', () => {

@@ -1,12 +1,13 @@
 import { createFrontendPlugin } from '@backstage/frontend-plugin-api';
 import { entityFluxFleetCard } from './entityFluxFleetCard';
 import { entityFluxFleetContent } from './entityFluxFleetContent';
+import { entityFluxFleetGroupCard } from './entityFluxFleetGroupCard';
 import { fluxFleetApi } from './fluxFleetApi';
 import { fleetPageRouteRef, fluxFleetPage } from './fluxFleetPage';
 import { fluxFleetSearchResultListItem } from './fluxFleetSearchResultListItem';
 
 /**
- * The Flux Fleet plugin for the new frontend system: its API, the entity card and "Flux" tab, the fleet page at
+ * The Flux Fleet plugin for the new frontend system: its API, the entity card and "Flux" tab, the ownership card on Group pages, the fleet page at
  * `/flux-fleet` (with its navigation item), and the search result item of its catalog entities.
  *
  * @alpha
@@ -18,6 +19,7 @@ export default createFrontendPlugin({
     fluxFleetApi,
     entityFluxFleetCard,
     entityFluxFleetContent,
+    entityFluxFleetGroupCard,
     fluxFleetPage,
     fluxFleetSearchResultListItem,
   ],
@@ -27,6 +29,7 @@ export default createFrontendPlugin({
 export {
   entityFluxFleetCard,
   entityFluxFleetContent,
+  entityFluxFleetGroupCard,
   fluxFleetApi,
   fluxFleetPage,
   fluxFleetSearchResultListItem,

@@ -12,14 +12,19 @@ function setup() {
   const refresh = jest.fn();
   renderHook(() => useLiveRefresh(CHANNEL, refresh, 500), {
     wrapper: ({ children }: { children?: ReactNode }) => (
-      <TestApiProvider apis={[[signalApiRef, signals]]}>{children}</TestApiProvider>
+      <TestApiProvider apis={[[signalApiRef, signals]]}>
+        {children}
+      </TestApiProvider>
     ),
   });
   let n = 0;
   const signal = () =>
     act(() => {
       n++;
-      signals.publish(CHANNEL, { keys: [`k${n}`], at: new Date().toISOString() });
+      signals.publish(CHANNEL, {
+        keys: [`k${n}`],
+        at: new Date().toISOString(),
+      });
     });
   return { refresh, signal };
 }

@@ -20,6 +20,11 @@ import {
 import { renderWithApis } from '../../__testUtils__/renderWithApis';
 import { EntityFluxFleetCard } from './EntityFluxFleetCard';
 
+/** Opens the per-cluster details (instance, shard, boundary), one click away under the deploy answer. */
+async function showDetails() {
+  await userEvent.click(await screen.findByTestId('flux-fleet-details-toggle'));
+}
+
 const row = (cluster: string) =>
   screen.getByTestId(`flux-fleet-row-${cluster}`);
 
@@ -50,6 +55,7 @@ describe('EntityFluxFleetCard', () => {
       api,
       entity: paymentsEntity,
     });
+    await showDetails();
 
     const eu = await screen.findByTestId('flux-fleet-row-prod-eu-1');
     expect(api.getEntityView).toHaveBeenCalledWith({
@@ -117,6 +123,7 @@ describe('EntityFluxFleetCard', () => {
       api,
       entity: paymentsEntity,
     });
+    await showDetails();
     const us = await screen.findByTestId('flux-fleet-row-prod-us-1');
     expect(
       within(us).getByRole('link', { name: /commit of revision/ }),
@@ -132,6 +139,7 @@ describe('EntityFluxFleetCard', () => {
       api,
       entity: paymentsEntity,
     });
+    await showDetails();
     const staging = await screen.findByTestId('flux-fleet-row-staging');
     expect(within(staging).getByTestId('flux-fleet-state')).toHaveTextContent(
       'Blocked by Kustomization flux-system/platform-crds',
@@ -187,6 +195,7 @@ describe('EntityFluxFleetCard', () => {
         api,
         entity: paymentsEntity,
       });
+      await showDetails();
       const state = within(
         await screen.findByTestId('flux-fleet-row-prod-us-1'),
       ).getByTestId('flux-fleet-state');
@@ -221,6 +230,7 @@ describe('EntityFluxFleetCard', () => {
       api,
       entity: paymentsEntity,
     });
+    await showDetails();
 
     const eu = await screen.findByTestId('flux-fleet-row-prod-eu-1');
     expect(within(eu).getAllByTestId('flux-fleet-stale')[0]).toHaveTextContent(
@@ -266,6 +276,7 @@ describe('EntityFluxFleetCard', () => {
       api,
       entity: paymentsEntity,
     });
+    await showDetails();
     const shardCell = within(
       await screen.findByTestId('flux-fleet-row-prod-eu-1'),
     ).getByTestId('flux-fleet-shard');
@@ -309,6 +320,7 @@ describe('EntityFluxFleetCard', () => {
       api,
       entity: paymentsEntity,
     });
+    await showDetails();
     const shardCell = within(
       await screen.findByTestId('flux-fleet-row-prod-eu-1'),
     ).getByTestId('flux-fleet-shard');
@@ -344,6 +356,7 @@ describe('EntityFluxFleetCard', () => {
       api,
       entity: paymentsEntity,
     });
+    await showDetails();
     const boundary = within(
       await screen.findByTestId('flux-fleet-row-prod-us-1'),
     ).getByTestId('flux-fleet-boundary');
@@ -414,7 +427,7 @@ describe('EntityFluxFleetCard', () => {
       within(panel).getByRole('button', { name: 'Try again' }),
     );
     expect(
-      await screen.findByTestId('flux-fleet-row-prod-eu-1'),
+      await screen.findByTestId('flux-fleet-deploy-line-prod-eu-1'),
     ).toBeInTheDocument();
   });
 
@@ -456,6 +469,7 @@ describe('EntityFluxFleetCard', () => {
       entity: paymentsEntity,
       signals,
     });
+    await showDetails();
     const failingState = () =>
       within(
         screen.getByTestId(`flux-fleet-object-${failingOnShard1.key}`),

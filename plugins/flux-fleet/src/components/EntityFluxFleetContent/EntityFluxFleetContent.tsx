@@ -1,4 +1,9 @@
-import { Progress, Table, TableColumn } from '@backstage/core-components';
+import {
+  InfoCard,
+  Progress,
+  Table,
+  TableColumn,
+} from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
 import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
@@ -8,12 +13,18 @@ import {
   FleetObject,
   FluxObjectRef,
 } from '@flux-fleet/plugin-flux-fleet-common';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { ENFORCEMENT_LABEL } from '../../lib/boundaryText';
+import { deployAnswer } from '../../lib/deployAnswer';
 import { errorMessage } from '../../lib/errorMessage';
 import { objectTitle } from '../../lib/objectKey';
 import { ownerLabel } from '../../lib/ownerText';
 import { compareStateSeverity } from '../../lib/stateText';
+import {
+  DeployAnswer,
+  RevisionMatrix,
+  useSourceRevisions,
+} from '../DeployAnswer';
 import { ClusterNotices } from '../entity/ClusterNotices';
 import { EntityLinkHelp } from '../entity/EntityLinkHelp';
 import { EntityViewError } from '../entity/EntityViewError';
@@ -22,6 +33,7 @@ import { useEntityFluxView } from '../entity/useEntityFluxView';
 import { ObjectActions } from '../ObjectActions';
 import { ObjectDetailDrawer } from '../ObjectDetail';
 import { ReconcileStateLabel } from '../shared/ReconcileStateLabel';
+import { NOWRAP_CELL, TruncatedText } from '../shared/TruncatedText';
 import { RelativeTime } from '../shared/RelativeTime';
 import { EntityObjectFilters } from './EntityObjectFilters';
 import { NO_FILTER, matchesFilter } from './entityObjectFilter';
@@ -32,12 +44,13 @@ function columns(
   refresh: () => void,
 ): TableColumn<FleetObject>[] {
   return [
-    { title: 'Cluster', field: 'ref.cluster' },
+    { title: 'Cluster', field: 'ref.cluster', cellStyle: NOWRAP_CELL },
     {
       title: 'Object',
       field: 'key',
       customSort: (a, b) =>
         objectTitle(a.ref).localeCompare(objectTitle(b.ref)),
+      cellStyle: NOWRAP_CELL,
       render: o => (
         <Link
           component="button"
@@ -46,7 +59,7 @@ function columns(
           aria-label={`Details of ${objectTitle(o.ref)} in ${o.ref.cluster}`}
           style={{ textAlign: 'left' }}
         >
-          {objectTitle(o.ref)}
+          <TruncatedText text={objectTitle(o.ref)} maxWidth="22em" />
         </Link>
       ),
     },
@@ -54,14 +67,14 @@ function columns(
       title: 'Instance / shard',
       customSort: (a, b) =>
         ownerLabel(a.owner).localeCompare(ownerLabel(b.owner)),
+      cellStyle: NOWRAP_CELL,
       render: o => (
-        <Typography
-          variant="body2"
+        <TruncatedText
+          text={ownerLabel(o.owner)}
           color={o.owner.status === 'ok' ? 'textPrimary' : 'error'}
-          data-testid="flux-fleet-shard"
-        >
-          {ownerLabel(o.owner)}
-        </Typography>
+          testId="flux-fleet-shard"
+          maxWidth="14em"
+        />
       ),
     },
     {
@@ -73,16 +86,21 @@ function columns(
       title: 'Boundary',
       customSort: (a, b) =>
         a.boundary.enforcement.localeCompare(b.boundary.enforcement),
+      cellStyle: NOWRAP_CELL,
       render: o => (
-        <Typography variant="body2" data-testid="flux-fleet-boundary">
-          {ENFORCEMENT_LABEL[o.boundary.enforcement]}
-          {o.boundary.tenant ? ` · tenant ${o.boundary.tenant}` : ''}
-        </Typography>
+        <TruncatedText
+          testId="flux-fleet-boundary"
+          maxWidth="14em"
+          text={`${ENFORCEMENT_LABEL[o.boundary.enforcement]}${
+            o.boundary.tenant ? ` · tenant ${o.boundary.tenant}` : ''
+          }`}
+        />
       ),
     },
     {
       title: 'Changed',
       field: 'updatedAt',
+      cellStyle: NOWRAP_CELL,
       render: o => <RelativeTime time={o.updatedAt} />,
     },
     {
@@ -113,6 +131,14 @@ export const EntityFluxFleetContent = () => {
   const { entity, entityRef, view } = useEntityFluxView();
   const [filter, setFilter] = useState(NO_FILTER);
   const [opened, setOpened] = useState<FluxObjectRef>();
+  const sourceRevisions = useSourceRevisions(view.value?.objects);
+  const lines = useMemo(
+    () =>
+      view.value
+        ? deployAnswer(view.value.objects, view.value.clusters, sourceRevisions)
+        : [],
+    [view.value, sourceRevisions],
+  );
 
   if (!view.value) {
     return (
@@ -154,6 +180,15 @@ export const EntityFluxFleetContent = () => {
         </Alert>
       )}
       <ClusterNotices clusters={clusters} />
+      <InfoCard title="Did it deploy, everywhere?">
+        <DeployAnswer lines={lines} onOpen={setOpened} />
+        <RevisionMatrix
+          objects={objects}
+          clusters={clusters}
+          onOpen={setOpened}
+        />
+      </InfoCard>
+      <Box mt={2} />
       <EntityObjectFilters
         objects={objects}
         filter={filter}

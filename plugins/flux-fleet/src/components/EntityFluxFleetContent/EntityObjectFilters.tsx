@@ -1,6 +1,12 @@
 import Box from '@material-ui/core/Box';
 import MenuItem from '@material-ui/core/MenuItem';
+import { makeStyles } from '@material-ui/core/styles';
 import TextField from '@material-ui/core/TextField';
+
+// the theme's secondary text colour on the page background is below 4.5:1 (axe color-contrast): labels in primary
+const useStyles = makeStyles(theme => ({
+  filters: { '& label': { color: theme.palette.text.primary } },
+}));
 import { FleetObject } from '@flux-fleet/plugin-flux-fleet-common';
 import { STATE_LABEL } from '../../lib/stateText';
 import { EntityObjectFilter } from './entityObjectFilter';
@@ -49,8 +55,10 @@ export const EntityObjectFilters = (props: {
   onChange: (filter: EntityObjectFilter) => void;
 }) => {
   const { objects, filter, onChange } = props;
+  const classes = useStyles();
   return (
     <Box
+      className={classes.filters}
       data-testid="flux-fleet-filters"
       display="flex"
       flexWrap="wrap"

@@ -1,43 +1,38 @@
-import {
-  StatusError,
-  StatusOK,
-  StatusPending,
-  StatusWarning,
-  Table,
-  TableColumn,
-} from '@backstage/core-components';
+import { Table, TableColumn } from '@backstage/core-components';
 import Link from '@material-ui/core/Link';
 import {
   ClusterHealth,
   ClusterStatus,
 } from '@flux-fleet/plugin-flux-fleet-common';
-import { ReactNode } from 'react';
+import { StateTone } from '../../lib/stateText';
 import { Age, RelativeTime } from '../shared/RelativeTime';
+import { StatusTone } from '../shared/StatusTone';
+import { NOWRAP_CELL, TruncatedText } from '../shared/TruncatedText';
 
-const STATUS: Record<
-  ClusterStatus,
-  { Icon: (props: { children?: ReactNode }) => JSX.Element; label: string }
-> = {
-  synced: { Icon: StatusOK, label: 'Synced' },
-  syncing: { Icon: StatusPending, label: 'Syncing' },
-  restored: { Icon: StatusWarning, label: 'Restored from snapshot' },
-  unreachable: { Icon: StatusError, label: 'Unreachable' },
-  unauthorized: { Icon: StatusError, label: 'Credentials refused' },
+const STATUS: Record<ClusterStatus, { tone: StateTone; label: string }> = {
+  synced: { tone: 'ok', label: 'Synced' },
+  syncing: { tone: 'pending', label: 'Syncing' },
+  restored: { tone: 'warning', label: 'Restored from snapshot' },
+  unreachable: { tone: 'error', label: 'Unreachable' },
+  unauthorized: { tone: 'error', label: 'Credentials refused' },
 };
 
 /** How many kinds the clusters table names before "and N more kinds". */
-const KINDS_SHOWN = 4;
+const KINDS_SHOWN = 2;
 
 /** The most numerous kinds first: `Kustomization 320, GitRepository 120, … and 12 more kinds`. */
-function kindCounts(counts: ClusterHealth['countsByKind']): string {
+function kindCounts(
+  counts: ClusterHealth['countsByKind'],
+  shownCount = KINDS_SHOWN,
+): string {
   const entries = Object.entries(counts)
     .filter(([, n]) => (n ?? 0) > 0)
     .sort(([a, x], [b, y]) => (y ?? 0) - (x ?? 0) || a.localeCompare(b));
   const shown = entries
-    .slice(0, KINDS_SHOWN)
+    .slice(0, shownCount)
     .map(([kind, n]) => `${kind} ${n}`)
     .join(', ');
-  const more = entries.length - KINDS_SHOWN;
+  const more = entries.length - shownCount;
   return more > 0 ? `${shown} and ${more} more kinds` : shown || '—';
 }
 
@@ -63,6 +58,7 @@ export const ClustersTable = (props: {
     {
       title: 'Cluster',
       field: 'name',
+      cellStyle: NOWRAP_CELL,
       render: c => (
         <Link
           component="button"
@@ -77,10 +73,11 @@ export const ClustersTable = (props: {
     {
       title: 'Status',
       field: 'status',
+      cellStyle: NOWRAP_CELL,
       render: c => {
-        const { Icon, label } = STATUS[c.status] ?? STATUS.syncing;
+        const { tone, label } = STATUS[c.status] ?? STATUS.syncing;
         return (
-          <Icon>
+          <StatusTone tone={tone}>
             {/* one span: the status component lays its children out as flex items */}
             <span>
               {label}
@@ -92,28 +89,52 @@ export const ClustersTable = (props: {
               )}
               {c.readOnly ? ' · read-only' : ''}
             </span>
-          </Icon>
+          </StatusTone>
         );
       },
     },
     { title: 'Flux objects', field: 'objectCount', type: 'numeric' },
     {
       title: 'By kind',
-      render: c => kindCounts(c.countsByKind),
+      cellStyle: NOWRAP_CELL,
+      render: c => (
+        <TruncatedText
+          text={kindCounts(c.countsByKind, Infinity)}
+          maxWidth="24em"
+        >
+          {kindCounts(c.countsByKind)}
+        </TruncatedText>
+      ),
     },
-    { title: 'Flux', render: c => c.fluxVersions.join(', ') || '—' },
+    {
+      title: 'Flux',
+      cellStyle: NOWRAP_CELL,
+      render: c => c.fluxVersions.join(', ') || '—',
+    },
     {
       title: 'Lag',
       field: 'lagMs',
+      cellStyle: NOWRAP_CELL,
       render: c => lagText(c.lagMs),
     },
     {
       title: 'Last event',
       field: 'lastEventAt',
+      cellStyle: NOWRAP_CELL,
       render: c =>
         c.lastEventAt ? <RelativeTime time={c.lastEventAt} /> : '—',
     },
-    { title: 'Last error', field: 'lastError', emptyValue: '—' },
+    {
+      title: 'Last error',
+      field: 'lastError',
+      emptyValue: '—',
+      render: c =>
+        c.lastError ? (
+          <TruncatedText text={c.lastError} maxWidth="20em" />
+        ) : (
+          '—'
+        ),
+    },
   ];
   return (
     <div data-testid="flux-fleet-clusters">

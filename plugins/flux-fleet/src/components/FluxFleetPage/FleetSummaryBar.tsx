@@ -9,7 +9,8 @@ import {
 import { fluxFleetApiRef } from '../../api';
 import { useRefreshable } from '../../hooks/useRefreshable';
 import { errorMessage } from '../../lib/errorMessage';
-import { STATE_LABEL } from '../../lib/stateText';
+import { STATE_LABEL, STATE_TONE } from '../../lib/stateText';
+import { StatusTone } from '../shared/StatusTone';
 import { useRefreshOn } from './useRefreshOn';
 
 const format = (n: number) => n.toLocaleString('en-US');
@@ -62,10 +63,15 @@ export const FleetSummaryBar = (props: {
               key={state}
               size="small"
               clickable
+              variant="outlined"
               onClick={() => props.onState(state)}
-              label={`${STATE_LABEL[state]}: ${format(
-                value.countsByState[state] ?? 0,
-              )}`}
+              label={
+                <StatusTone tone={STATE_TONE[state]}>
+                  {`${STATE_LABEL[state]}: ${format(
+                    value.countsByState[state] ?? 0,
+                  )}`}
+                </StatusTone>
+              }
             />
           ),
         )}

@@ -1,4 +1,9 @@
-import { Content, Progress } from '@backstage/core-components';
+import {
+  Content,
+  ContentHeader,
+  Progress,
+  SupportButton,
+} from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
 import Box from '@material-ui/core/Box';
 import Tab from '@material-ui/core/Tab';
@@ -16,6 +21,7 @@ import { FleetObjectsTable, ObjectFilters } from '../FleetObjectsTable';
 import { ObjectDetailDrawer } from '../ObjectDetail';
 import { ClustersTable } from './ClustersTable';
 import { FindingsPanel } from './FindingsPanel';
+import { FleetOverview } from './FleetOverview';
 import { FleetSummaryBar } from './FleetSummaryBar';
 import { InstancesAndShards } from './InstancesAndShards';
 import { TenantsTable } from './TenantsTable';
@@ -24,6 +30,7 @@ import { useRefreshOn } from './useRefreshOn';
 
 /** The tabs of the fleet page, in order. */
 export const FLEET_TABS = [
+  { id: 'overview', label: 'Overview' },
   { id: 'clusters', label: 'Clusters' },
   { id: 'instances', label: 'Instances & shards' },
   { id: 'tenants', label: 'Tenants' },
@@ -34,17 +41,18 @@ export const FLEET_TABS = [
 type FleetTab = (typeof FLEET_TABS)[number]['id'];
 
 /**
- * The fleet page's content, without a page header (the new frontend system gives pages theirs): the fleet summary,
- * then tabs for clusters, instances and shards (with the load per shard), tenants, findings and the objects table
+ * The fleet page's content, without a page header (the new frontend system gives pages theirs): a content header
+ * with the support button, the fleet summary, then tabs: the overview first (health map, findings by severity,
+ * busiest shards, Flux versions, tenants without an enforced boundary), clusters, instances and shards (with the load per shard), tenants, findings and the objects table
  * (server-side filters and paging). Counts, shards, tenants and findings lead to the objects table filtered to
  * them; objects open their detail view. Live: the visible tab refreshes when the backend signals a change.
  *
- * Test ids: `flux-fleet-page`, `flux-fleet-tab-<id>` (the panel of each tab: clusters, instances, tenants,
+ * Test ids: `flux-fleet-page`, `flux-fleet-tab-<id>` (the panel of each tab: overview, clusters, instances, tenants,
  * findings, objects); tabs are named by their label.
  */
 export const FluxFleetPageContent = () => {
   const api = useApi(fluxFleetApiRef);
-  const [tab, setTab] = useState<FleetTab>('clusters');
+  const [tab, setTab] = useState<FleetTab>('overview');
   const [filters, setFilters] = useState<ObjectFilters>({});
   const [opened, setOpened] = useState<FluxObjectRef>();
   const [tick, setTick] = useState(0);
@@ -61,6 +69,16 @@ export const FluxFleetPageContent = () => {
 
   return (
     <Content>
+      <ContentHeader
+        title="Fleet overview"
+        description="Which clusters, shards and teams are in trouble"
+      >
+        <SupportButton>
+          Flux Fleet reads every configured cluster's Flux objects. A count
+          opens the objects behind it; an object opens its dependencies, events
+          and the flux commands to look further.
+        </SupportButton>
+      </ContentHeader>
       <Box data-testid="flux-fleet-page">
         <FleetSummaryBar
           refreshTick={tick}
@@ -91,6 +109,13 @@ export const FluxFleetPageContent = () => {
           data-testid={`flux-fleet-tab-${tab}`}
           pt={2}
         >
+          {tab === 'overview' && (
+            <FleetOverview
+              clusters={clusters.value}
+              refreshTick={tick}
+              onObjects={showObjects}
+            />
+          )}
           {tab === 'clusters' &&
             (clusters.value ? (
               <ClustersTable

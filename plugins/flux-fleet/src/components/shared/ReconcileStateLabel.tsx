@@ -1,49 +1,37 @@
-import {
-  StatusAborted,
-  StatusError,
-  StatusOK,
-  StatusPending,
-  StatusWarning,
-} from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
+import { makeStyles } from '@material-ui/core/styles';
 import Typography from '@material-ui/core/Typography';
 import { FleetObject } from '@flux-fleet/plugin-flux-fleet-common';
-import { ReactNode } from 'react';
-import {
-  STATE_HINT,
-  STATE_LABEL,
-  STATE_TONE,
-  StateTone,
-} from '../../lib/stateText';
+import { STATE_HINT, STATE_LABEL, STATE_TONE } from '../../lib/stateText';
 import { RelativeTime } from './RelativeTime';
 import { RevisionLink } from './RevisionLink';
 import { StaleMarker } from './StaleMarker';
+import { StatusTone } from './StatusTone';
 
-const ICONS: Record<
-  StateTone,
-  (props: { children?: ReactNode }) => JSX.Element
-> = {
-  ok: StatusOK,
-  error: StatusError,
-  warning: StatusWarning,
-  pending: StatusPending,
-  aborted: StatusAborted,
-};
+const useStyles = makeStyles({
+  // the parts wrap between each other, never inside a word (a table cell would break "Progressing" mid-word)
+  parts: {
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: 8,
+    '& > *': { whiteSpace: 'nowrap', wordBreak: 'normal' },
+  },
+});
 
 /** The state's icon and words, with the blocking dependency for `blocked`. */
 export const ReconcileStateName = (props: {
   object: Pick<FleetObject, 'state'>;
 }) => {
   const { state } = props.object;
-  const Icon = ICONS[STATE_TONE[state.state]];
   const by = state.blockedBy
     ? ` by ${state.blockedBy.kind} ${state.blockedBy.namespace}/${state.blockedBy.name}`
     : '';
   return (
-    <Icon>
+    <StatusTone tone={STATE_TONE[state.state]}>
       {STATE_LABEL[state.state]}
       {by}
-    </Icon>
+    </StatusTone>
   );
 };
 
@@ -62,6 +50,7 @@ export const ReconcileStateLabel = (props: {
   compact?: boolean;
 }) => {
   const { object, compact } = props;
+  const classes = useStyles();
   const { state } = object;
   const hint = STATE_HINT[state.state];
   const attempted =
@@ -70,12 +59,7 @@ export const ReconcileStateLabel = (props: {
       : undefined;
   return (
     <Box data-testid="flux-fleet-state">
-      <Box
-        display="flex"
-        alignItems="center"
-        flexWrap="wrap"
-        style={{ gap: 8 }}
-      >
+      <Box className={classes.parts}>
         <ReconcileStateName object={object} />
         {state.reason && (
           <Typography variant="body2" component="span" color="textSecondary">

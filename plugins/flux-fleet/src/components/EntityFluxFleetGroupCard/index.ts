@@ -1,0 +1,1 @@
+export { EntityFluxFleetGroupCard } from './EntityFluxFleetGroupCard';

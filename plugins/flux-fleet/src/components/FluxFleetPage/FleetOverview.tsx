@@ -1,0 +1,115 @@
+import { InfoCard } from '@backstage/core-components';
+import { useApi } from '@backstage/core-plugin-api';
+import Box from '@material-ui/core/Box';
+import Grid from '@material-ui/core/Grid';
+import Skeleton from '@material-ui/lab/Skeleton';
+import { ClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
+import { fluxFleetApiRef } from '../../api';
+import { useRefreshable } from '../../hooks/useRefreshable';
+import { ObjectFilters } from '../FleetObjectsTable';
+import { LoadError } from '../shared/LoadError';
+import { HealthMap } from './HealthMap';
+import {
+  BusiestShards,
+  FindingsBySeverity,
+  FluxVersions,
+  TenantsWithoutBoundary,
+} from './OverviewCards';
+import { useRefreshOn } from './useRefreshOn';
+
+const Loading = () => (
+  <>
+    <Skeleton variant="text" width="40%" />
+    <Skeleton variant="rect" height={120} />
+  </>
+);
+
+/**
+ * The platform team's first screen: the health map (clusters × reconcile state), the findings by severity, the
+ * busiest shards, the Flux versions per cluster and the tenants without an enforced boundary. Every count leads to
+ * the objects table filtered to it. Each part loads (and fails) on its own.
+ *
+ * Test ids: `flux-fleet-overview`, and those of its parts.
+ */
+export const FleetOverview = (props: {
+  clusters?: ClusterHealth[];
+  refreshTick: number;
+  onObjects: (filters: ObjectFilters) => void;
+}) => {
+  const api = useApi(fluxFleetApiRef);
+  const summary = useRefreshable(() => api.getSummary(), [api]);
+  const shards = useRefreshable(() => api.getShards(), [api]);
+  const tenants = useRefreshable(() => api.getTenants(), [api]);
+  useRefreshOn(props.refreshTick, summary.refresh);
+  useRefreshOn(props.refreshTick, shards.refresh);
+  useRefreshOn(props.refreshTick, tenants.refresh);
+  const { clusters, onObjects } = props;
+
+  return (
+    <Grid container spacing={2} data-testid="flux-fleet-overview">
+      <Grid item xs={12}>
+        <InfoCard
+          title="Health map"
+          subheader="Objects per cluster and reconcile state; a count opens those objects"
+        >
+          {shards.value && clusters ? (
+            <Box overflow="auto">
+              <HealthMap
+                clusters={clusters}
+                shards={shards.value}
+                onObjects={onObjects}
+              />
+            </Box>
+          ) : (
+            (shards.error && (
+              <LoadError
+                what="the shards"
+                error={shards.error}
+                onRetry={shards.refresh}
+              />
+            )) || <Loading />
+          )}
+        </InfoCard>
+      </Grid>
+      <Grid item xs={12} md={6} lg={3}>
+        {summary.value ? (
+          <FindingsBySeverity summary={summary.value} onObjects={onObjects} />
+        ) : (
+          (summary.error && (
+            <LoadError
+              what="the fleet summary"
+              error={summary.error}
+              onRetry={summary.refresh}
+            />
+          )) || <Loading />
+        )}
+      </Grid>
+      <Grid item xs={12} md={6} lg={3}>
+        {shards.value ? (
+          <BusiestShards shards={shards.value} onObjects={onObjects} />
+        ) : (
+          <Loading />
+        )}
+      </Grid>
+      <Grid item xs={12} md={6} lg={3}>
+        {clusters ? <FluxVersions clusters={clusters} /> : <Loading />}
+      </Grid>
+      <Grid item xs={12} md={6} lg={3}>
+        {tenants.value ? (
+          <TenantsWithoutBoundary
+            tenants={tenants.value}
+            onObjects={onObjects}
+          />
+        ) : (
+          (tenants.error && (
+            <LoadError
+              what="the tenants"
+              error={tenants.error}
+              onRetry={tenants.refresh}
+            />
+          )) || <Loading />
+        )}
+      </Grid>
+    </Grid>
+  );
+};
