@@ -62,7 +62,8 @@ up() {
   local configs=(--config "$FLUX_FLEET_ROOT/app-config.yaml")
   if [ -x packages/fleet-sim/bin/fleet-sim ]; then
     echo "==> starting the simulated fleet $FLEET (seed $SEED)"
-    rm -f "$STATE/kubeconfig" "$STATE/truth.json"
+    # the old log goes first: the readiness wait must not read the previous run's "fleet-sim ready" line
+    rm -f "$STATE/kubeconfig" "$STATE/truth.json" "$STATE/sim.log"
     start_group sim packages/fleet-sim/bin/fleet-sim --size "$FLEET" --seed "$SEED" --port 0 \
       --tls --kubeconfig "$STATE/kubeconfig" --truth "$STATE/truth.json" ${SIM_ARGS:-}
     wait_for "fleet simulator" 900 grep -q 'fleet-sim ready' "$STATE/sim.log" || { tail -20 "$STATE/sim.log"; exit 1; }
