@@ -22,6 +22,7 @@ const object = (
 });
 
 const truth: GroundTruth = {
+  controllers: [],
   clusters: [],
   findings: [],
   malformed: [],

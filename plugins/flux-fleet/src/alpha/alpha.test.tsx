@@ -82,11 +82,14 @@ describe('the new frontend system plugin', () => {
     renderInTestApp(tester.reactElement(), {
       apis: [[fluxFleetApiRef, api]],
     });
-    // it opens on the overview: the Flux versions of every cluster
-    await waitFor(() =>
-      expect(
-        screen.getByTestId('flux-fleet-overview-versions'),
-      ).toHaveTextContent('prod-eu-1'),
+    // it opens on the overview: the Flux versions of every cluster (the page is a lazy extension: its first load
+    // compiles the page's modules, which takes seconds on a busy CI machine)
+    await waitFor(
+      () =>
+        expect(
+          screen.getByTestId('flux-fleet-overview-versions'),
+        ).toHaveTextContent('prod-eu-1'),
+      { timeout: 15_000 },
     );
   });
 

@@ -191,14 +191,10 @@ function causeOf(
 
 function commandOf(o: FleetObject, verdict: DeployVerdict): string | undefined {
   const commands = fluxCliCommands(o.ref, { instance: o.owner.instance });
-  const wanted =
-    verdict === 'failing'
-      ? o.state.state === 'blocked'
-        ? 'tree'
-        : 'events'
-      : verdict === 'behind'
-      ? 'reconcile-with-source'
-      : 'get';
+  // a blocked object's cause is up its dependsOn tree; a failing one's in its events
+  let wanted = 'get';
+  if (verdict === 'failing') wanted = o.state.state === 'blocked' ? 'tree' : 'events';
+  else if (verdict === 'behind') wanted = 'reconcile-with-source';
   const found =
     commands.find(c => c.id === wanted) ?? commands.find(c => c.id === 'get');
   return found?.command;
@@ -291,6 +287,16 @@ export function sourceRevisionsOf(
   return revisions;
 }
 
+/** The words of each verdict. */
+export const VERDICT_WORDS: Readonly<Record<DeployVerdict, string>> = {
+  deployed: 'Deployed',
+  behind: 'Behind its source',
+  progressing: 'Progressing',
+  failing: 'Failing',
+  suspended: 'Suspended',
+  stale: 'Cluster unreachable',
+};
+
 /** The one sentence the answer leads with, for the whole service. */
 export function deployHeadline(lines: readonly DeployLine[]): string {
   if (lines.length === 0) return 'Not deployed by Flux on any cluster.';
@@ -309,12 +315,3 @@ export function deployHeadline(lines: readonly DeployLine[]): string {
   return `${parts.join(', ')}; deployed on ${count('deployed')} of ${total}.`;
 }
 
-/** The words of each verdict. */
-export const VERDICT_WORDS: Readonly<Record<DeployVerdict, string>> = {
-  deployed: 'Deployed',
-  behind: 'Behind its source',
-  progressing: 'Progressing',
-  failing: 'Failing',
-  suspended: 'Suspended',
-  stale: 'Cluster unreachable',
-};

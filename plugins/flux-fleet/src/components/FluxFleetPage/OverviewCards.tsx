@@ -12,6 +12,8 @@ import {
   FleetSummary,
   ShardSummary,
   TenantSummary,
+  UTILISATION_NEAR_CAPACITY,
+  UTILISATION_OVER_CAPACITY,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { ENFORCEMENT_LABEL } from '../../lib/boundaryText';
 import { FINDING_LABEL } from '../../lib/findingText';
@@ -120,12 +122,7 @@ export const BusiestShards = (props: {
       <Box data-testid="flux-fleet-overview-load">
         {busiest.map(s => {
           const percent = Math.round(s.utilisation * 100);
-          const tone: StateTone =
-            s.utilisation > 1
-              ? 'error'
-              : s.utilisation > 0.8
-              ? 'warning'
-              : 'ok';
+          const tone = loadTone(s.utilisation);
           const name = `${s.cluster} / ${s.instance} / ${s.name}`;
           return (
             <Box key={name} mb={1}>
@@ -267,3 +264,10 @@ export const TenantsWithoutBoundary = (props: {
     </InfoCard>
   );
 };
+
+/** A shard's load in the capacity verdict's colours (rules §12 thresholds: 95 % over, 70 % near). */
+function loadTone(utilisation: number): StateTone {
+  if (utilisation >= UTILISATION_OVER_CAPACITY) return 'error';
+  if (utilisation >= UTILISATION_NEAR_CAPACITY) return 'warning';
+  return 'ok';
+}
