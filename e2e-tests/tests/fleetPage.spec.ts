@@ -4,8 +4,11 @@ import { FleetPage } from './fleetPage';
 import { objectKey, readTruth, TruthFinding } from './groundTruth';
 import { screenshotPath, signIn } from './helpers';
 
-/** Findings about shards, not objects: the truth lists object-level findings only. */
-const SHARD_FINDINGS = ['shard-over-capacity'];
+/**
+ * Findings about shards and instances, not objects: the truth lists object-level findings only. Instance-level
+ * version findings are checked against the simulator's release plan in flux-fleet-backend's fluxVersions test.
+ */
+const SHARD_FINDINGS = ['shard-over-capacity', 'upgrade-blocked', 'mixed-versions'];
 
 test('the fleet page lists every finding of the ground truth, and each group leads to its objects', async ({
   page,

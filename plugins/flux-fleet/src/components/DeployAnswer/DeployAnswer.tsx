@@ -17,6 +17,7 @@ import { StateTone } from '../../lib/stateText';
 import { RelativeTime } from '../shared/RelativeTime';
 import { RevisionLink } from '../shared/RevisionLink';
 import { StatusTone } from '../shared/StatusTone';
+import { useErrorTextClass } from '../shared/useErrorTextClass';
 
 /** The tone of each deploy verdict (the same icons and colours as the reconcile states). */
 export const VERDICT_TONE: Readonly<Record<DeployVerdict, StateTone>> = {
@@ -105,6 +106,7 @@ export const DeployAnswerLine = (props: {
   onOpen?: (ref: FluxObjectRef) => void;
 }) => {
   const classes = useStyles();
+  const errorText = useErrorTextClass();
   const { line, onOpen } = props;
   const ref = line.object.ref;
   return (
@@ -147,7 +149,8 @@ export const DeployAnswerLine = (props: {
         <Box className={classes.detail}>
           <Typography
             variant="body2"
-            color={line.verdict === 'failing' ? 'error' : 'textSecondary'}
+            color={line.verdict === 'failing' ? 'inherit' : 'textSecondary'}
+            className={line.verdict === 'failing' ? errorText : undefined}
             data-testid="flux-fleet-deploy-cause"
           >
             {line.reconcilers > 1 && `${objectTitle(ref)}: `}

@@ -4,6 +4,7 @@ import Typography from '@material-ui/core/Typography';
 import { FleetObject } from '@flux-fleet/plugin-flux-fleet-common';
 import { STATE_HINT, STATE_LABEL, STATE_TONE } from '../../lib/stateText';
 import { RelativeTime } from './RelativeTime';
+import { useErrorTextClass } from './useErrorTextClass';
 import { RevisionLink } from './RevisionLink';
 import { StaleMarker } from './StaleMarker';
 import { StatusTone } from './StatusTone';
@@ -51,6 +52,7 @@ export const ReconcileStateLabel = (props: {
 }) => {
   const { object, compact } = props;
   const classes = useStyles();
+  const errorText = useErrorTextClass();
   const { state } = object;
   const hint = STATE_HINT[state.state];
   const attempted =
@@ -100,7 +102,7 @@ export const ReconcileStateLabel = (props: {
         </Typography>
       )}
       {!compact && state.reconcileNotHandled && (
-        <Typography variant="body2" color="error">
+        <Typography variant="body2" className={errorText}>
           A reconcile was requested{' '}
           {state.reconcileRequestedAt && (
             <RelativeTime time={state.reconcileRequestedAt} />
