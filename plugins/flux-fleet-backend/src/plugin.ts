@@ -19,6 +19,8 @@ import { ClusterWriter } from './actions/ClusterWriter';
 import { FluxActions } from './actions/FluxActions';
 import { WriteAccess } from './actions/WriteAccess';
 import { CapacityCollector } from './capacity/CapacityCollector';
+import { CapacityAnswers } from './api/CapacityAnswers';
+import { createVerdictWatch } from './api/capacityVerdictSignals';
 
 /**
  * The Flux Fleet backend plugin: watches every configured cluster into the fleet index, publishes its changes as
@@ -105,13 +107,20 @@ export const fluxFleetPlugin = createBackendPlugin({
           writeAccess,
           onActing: key => fleetSignals.objectViewed(key),
         });
-        // controller metrics for the capacity figures (a CapacitySource, for the /capacity routes to come)
+        // controller metrics for the capacity figures; after each round a changed verdict is signalled
+        let onCollected = () => {};
         const capacity = new CapacityCollector({
           settings: config.capacity,
           directory: index,
           clients,
           logger,
+          onCollected: () => onCollected(),
         });
+        const capacityAnswers = new CapacityAnswers(index, capacity);
+        onCollected = createVerdictWatch(
+          () => capacityAnswers.report(),
+          changed => fleetSignals.capacityChanged(changed),
+        );
         await capacity.start(scheduler);
         const limitList = createLimiter(config.watch.concurrentLists);
         const watch = (cluster: string) =>
@@ -157,6 +166,7 @@ export const fluxFleetPlugin = createBackendPlugin({
             actionAccess: new ActionAccess(permissions, permissionsRegistry),
             actions,
             writeAccess,
+            capacity: capacityAnswers,
           }),
         );
       },

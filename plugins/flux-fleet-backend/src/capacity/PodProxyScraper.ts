@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type https from 'node:https';
 import type { PodScrape } from '@flux-fleet/plugin-flux-fleet-common';
-import type { ClusterClient } from '../cluster/ClusterClient';
+import type { ClusterClient } from '../watch/ClusterClient';
 import type { PodProxySettings } from '../config/FleetConfig';
 import { httpGetLimited, LimitedGetError } from './httpGetLimited';
 import { parseExposition } from './parseExposition';

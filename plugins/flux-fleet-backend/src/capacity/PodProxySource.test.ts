@@ -1,5 +1,5 @@
 import type { ControllerComponent, ControllerMeasurement, FluxController } from '@flux-fleet/plugin-flux-fleet-common';
-import { createLimiter } from '../cluster/createLimiter';
+import { createLimiter } from '../watch/createLimiter';
 import { PodProxySource } from './PodProxySource';
 import { FakeClusterApi } from './__testUtils__/fakeClusterApi';
 import { exposition } from './__testUtils__/metricsFixtures';

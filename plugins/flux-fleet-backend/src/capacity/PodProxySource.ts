@@ -5,7 +5,7 @@ import type {
   PodScrapePair,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { figuresFromScrapes } from '@flux-fleet/plugin-flux-fleet-common';
-import type { ClusterClient } from '../cluster/ClusterClient';
+import type { ClusterClient } from '../watch/ClusterClient';
 import type { PodProxySettings } from '../config/FleetConfig';
 import { discoverControllerPods } from './discoverControllerPods';
 import { PodProxyScraper } from './PodProxyScraper';

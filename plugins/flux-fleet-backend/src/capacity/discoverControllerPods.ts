@@ -1,6 +1,6 @@
 import { parseQuantity } from '@flux-fleet/plugin-flux-fleet-common';
-import type { ClusterClient } from '../cluster/ClusterClient';
-import { KubernetesRequestError } from '../cluster/KubernetesRequestError';
+import type { ClusterClient } from '../watch/ClusterClient';
+import { KubernetesRequestError } from '../watch/KubernetesRequestError';
 
 /** The port Flux controllers serve metrics on (`http-prom`), when a pod does not name it. */
 const METRICS_PORT = 8080;

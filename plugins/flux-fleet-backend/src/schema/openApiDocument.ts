@@ -1,5 +1,8 @@
 import { z } from 'zod/v4';
 import {
+  capacityHistoryQuerySchema,
+  capacityPlanQuerySchema,
+  capacityQuerySchema,
   emptyBodySchema,
   findingsQuerySchema,
   instancesQuerySchema,
@@ -21,6 +24,7 @@ import {
   shardSummarySchema,
   tenantSummarySchema,
 } from './responseSchemas';
+import { capacityHistorySchema, capacityReportSchema, shardingPlanSchema } from './capacitySchemas';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -62,7 +66,7 @@ function queryParameters(schema: z.ZodObject) {
     return {
       name,
       in: 'query',
-      required: false,
+      required: !(field as z.ZodType).safeParse(undefined).success,
       ...(description ? { description } : {}),
       ...(rest.type === 'array' ? { style: 'form', explode: false } : {}),
       schema: rest,
@@ -176,6 +180,21 @@ export function buildOpenApiDocument(): object {
         'Findings of the fleet analysis',
         ok(itemsOf(findingSchema), 'the findings'),
         queryParameters(findingsQuerySchema),
+      ),
+      '/capacity': get(
+        'Per instance, shard and controller: is it near its limit (verdict, reasons, figures measured or estimated, headroom)',
+        { ...ok(capacityReportSchema, 'the capacity of every instance'), ...notFound },
+        queryParameters(capacityQuerySchema),
+      ),
+      '/capacity/plan': get(
+        "A sharding plan of one instance: its shards' predicted load, the groups moved, kubectl commands and a kustomize patch",
+        { ...ok(shardingPlanSchema, 'the plan'), ...notFound },
+        queryParameters(capacityPlanQuerySchema),
+      ),
+      '/capacity/history': get(
+        "Measured utilisation and queue wait of one instance's controllers over recent hours",
+        { ...ok(capacityHistorySchema, 'one point per collection round'), ...notFound },
+        queryParameters(capacityHistoryQuerySchema),
       ),
       '/objects/{cluster}/{namespace}/{kind}/{name}/reconcile': action(
         'Ask Flux to reconcile the object now (reconcile.fluxcd.io/requestedAt); refused while it is suspended',

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ClusterClient } from '../../cluster/ClusterClient';
+import { ClusterClient } from '../../watch/ClusterClient';
 
 /** What a pod's `/metrics` answers through the fake API server's pod proxy. */
 export type PodAnswer =
