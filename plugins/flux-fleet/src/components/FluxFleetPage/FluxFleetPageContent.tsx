@@ -14,6 +14,7 @@ import { useRefreshable } from '../../hooks/useRefreshable';
 import { ClusterNotices } from '../entity/ClusterNotices';
 import { FleetObjectsTable, ObjectFilters } from '../FleetObjectsTable';
 import { ObjectDetailDrawer } from '../ObjectDetail';
+import { CapacityView } from '../CapacityView';
 import { ClustersTable } from './ClustersTable';
 import { FindingsPanel } from './FindingsPanel';
 import { FleetSummaryBar } from './FleetSummaryBar';
@@ -26,6 +27,7 @@ import { useRefreshOn } from './useRefreshOn';
 export const FLEET_TABS = [
   { id: 'clusters', label: 'Clusters' },
   { id: 'instances', label: 'Instances & shards' },
+  { id: 'capacity', label: 'Capacity' },
   { id: 'tenants', label: 'Tenants' },
   { id: 'findings', label: 'Findings' },
   { id: 'objects', label: 'Objects' },
@@ -109,6 +111,7 @@ export const FluxFleetPageContent = () => {
           {tab === 'instances' && (
             <InstancesAndShards refreshTick={tick} onObjects={showObjects} />
           )}
+          {tab === 'capacity' && <CapacityView />}
           {tab === 'tenants' && (
             <TenantsTable
               refreshTick={tick}
