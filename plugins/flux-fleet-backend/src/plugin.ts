@@ -117,6 +117,8 @@ export const fluxFleetPlugin = createBackendPlugin({
           onCollected: () => onCollected(),
         });
         const capacityAnswers = new CapacityAnswers(index, capacity);
+        // the shard-over-capacity finding uses measured utilisation where there is some
+        fleetClusters.useMeasuredUtilisation(cluster => capacityAnswers.measuredUtilisation(cluster));
         onCollected = createVerdictWatch(
           () => capacityAnswers.report(),
           changed => fleetSignals.capacityChanged(changed),

@@ -104,6 +104,19 @@ export class CapacityAnswers {
     };
   }
 
+  /** Measured utilisation of a cluster's controllers by `instance/deployment` (for the analysis' finding). */
+  measuredUtilisation(cluster: string): Map<string, number> {
+    const concurrent = new Map(
+      this.index.instances(cluster).flatMap(i => i.controllers).map(c => [controllerKey(c), c.concurrent]),
+    );
+    const out = new Map<string, number>();
+    for (const r of this.source.measurements(cluster)) {
+      const u = r.measurement && utilisationAt(r.measurement, concurrent.get(r.key) ?? 0);
+      if (u !== undefined) out.set(`${r.namespace}/${r.deployment}`, u);
+    }
+    return out;
+  }
+
   private clusterCapacity(cluster: string): InstanceCapacity[] {
     const controllers = this.index.instances(cluster).flatMap(i => i.controllers);
     const readings = new Map(this.source.measurements(cluster).map(r => [r.key, r]));
