@@ -10,7 +10,7 @@ import { renderWithApis } from '../../__testUtils__/renderWithApis';
 import { CapacityView } from './CapacityView';
 
 function controller(
-  instance: string,
+  instanceName: string,
   name: string,
   verdict: ControllerCapacity['verdict'],
   utilisation: number,
@@ -20,7 +20,7 @@ function controller(
   const source = measured ? 'measured' : 'estimated';
   return {
     cluster: 'staging',
-    instance,
+    instance: instanceName,
     shard: 'main',
     controller: name,
     component: 'kustomize-controller',
