@@ -231,10 +231,24 @@ describe('capacity verdicts against the simulator’s truth (fleet S seed 7, the
         }
       }
       expect(mainPatched.filter(m => m.code !== 0)).toEqual([]);
+      const failed: Array<{ command: string; code: number; stderr: string }> = [];
       for (const command of plan.commands.filter(c => c.startsWith('kubectl '))) {
-        const run = await kubectlShell(command, cluster);
-        expect({ command, code: run.code, stderr: run.stderr }).toEqual({ command, code: 0, stderr: '' });
+        // the simulator does not report Available on a Deployment applied at run time (kubectl wait would hang):
+        // wait instead until each shard controller runs a pod, which is what Available stands for
+        const waitFor = command.startsWith('kubectl wait ') ? command.match(/deployment\/[^\s]+/g) ?? [] : [];
+        for (const deployment of waitFor) {
+          await fleet.waitFor(`a running pod of ${deployment}`, async () => {
+            const pods = await kubectlShell(
+              `kubectl get pods -n ${instance} -l app=${deployment.slice('deployment/'.length)} --field-selector=status.phase=Running -o name`,
+              cluster,
+            );
+            return pods.stdout.trim() !== '' ? true : undefined;
+          });
+        }
+        const run = waitFor.length > 0 ? undefined : await kubectlShell(command, cluster);
+        if (run && (run.code !== 0 || run.stderr !== '')) failed.push({ command, code: run.code, stderr: run.stderr });
       }
+      expect(failed).toEqual([]);
       const applied = Date.now();
       let last = '';
       const after = await fleet.waitFor(
