@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { BenchOptions } from '../options';
 import { startSimulator, type RunningSimulator } from '../simulator';
 import { measureApiUnderLoad, type ApiUnderLoad } from './apiUnderLoad';
+import { measureCapacityCost, type CapacityCost } from './capacityCost';
 import type { BackendClient } from './backendClient';
 import { componentsYaml, sampleServices } from './catalogComponents';
 import { measureFreshness, type Freshness } from './freshness';
@@ -51,6 +52,8 @@ export interface ProductResult {
   freshness?: Freshness;
   pageViews?: SideBySide;
   faults?: FaultResult[];
+  /** The cost of collecting capacity figures (pod proxy scrapes per minute, backend CPU). */
+  capacity?: CapacityCost;
   failures: Array<{ part: string; message: string }>;
 }
 
@@ -249,6 +252,16 @@ export async function measureProduct(options: {
         }),
       );
     }
+    result.capacity = await part('capacity collection', () =>
+      measureCapacityCost({
+        client,
+        simulator: sim,
+        cpuSeconds: backend!.cpuSeconds,
+        // two rounds at the default 60 s interval (one with --quick)
+        windowSeconds: bench.quick ? 70 : 130,
+        log,
+      }),
+    );
     result.backend.rssMiBAtEnd = Math.round(backend.rssBytes() / 2 ** 20);
     return result;
   } finally {

@@ -21,6 +21,8 @@ import { ClusterWriter } from './actions/ClusterWriter';
 import { FluxActions } from './actions/FluxActions';
 import { WriteAccess } from './actions/WriteAccess';
 import { CapacityCollector } from './capacity/CapacityCollector';
+import { CapacityAnswers } from './api/CapacityAnswers';
+import { createVerdictWatch } from './api/capacityVerdictSignals';
 
 /**
  * The Flux Fleet backend plugin: watches every configured cluster into the fleet index, publishes its changes as
@@ -111,13 +113,22 @@ export const fluxFleetPlugin = createBackendPlugin({
           writeAccess,
           onActing: key => fleetSignals.objectViewed(key),
         });
-        // controller metrics for the capacity figures (a CapacitySource, for the /capacity routes to come)
+        // controller metrics for the capacity figures; after each round a changed verdict is signalled
+        let onCollected = () => {};
         const capacity = new CapacityCollector({
           settings: config.capacity,
           directory: index,
           clients,
           logger,
+          onCollected: () => onCollected(),
         });
+        const capacityAnswers = new CapacityAnswers(index, capacity);
+        // the shard-over-capacity finding uses measured utilisation where there is some
+        fleetClusters.useMeasuredUtilisation(cluster => capacityAnswers.measuredUtilisation(cluster));
+        onCollected = createVerdictWatch(
+          () => capacityAnswers.report(),
+          changed => fleetSignals.capacityChanged(changed),
+        );
         await capacity.start(scheduler);
         const limitList = createLimiter(config.watch.concurrentLists);
         const watch = (cluster: string) =>
@@ -163,6 +174,7 @@ export const fluxFleetPlugin = createBackendPlugin({
             actionAccess: new ActionAccess(permissions, permissionsRegistry),
             actions,
             writeAccess,
+            capacity: capacityAnswers,
           }),
         );
         // the same answers as actions for assistants (MCP) and scripts, through the REST API above

@@ -1,4 +1,9 @@
 import {
+  capacityHistorySchema,
+  capacityReportSchema,
+  shardingPlanSchema,
+} from './schema/capacitySchemas';
+import {
   mockCredentials,
   mockServices,
   startTestBackend,
@@ -120,6 +125,9 @@ describe('the flux-fleet API on a simulated fleet', () => {
       ['/entity/component/default/checkout', entityViewSchema],
       ['/findings', itemsOf(findingSchema)],
       ['/versions', fleetVersionViewSchema],
+      ['/capacity', capacityReportSchema],
+      [`/capacity/plan?cluster=${someObject.ref.cluster}&instance=flux-system`, shardingPlanSchema],
+      [`/capacity/history?cluster=${someObject.ref.cluster}&instance=flux-system`, capacityHistorySchema],
     ];
     for (const [path, schema] of checks) {
       const body = await fleet.get(path);
@@ -135,6 +143,9 @@ describe('the flux-fleet API on a simulated fleet', () => {
     const doc = await fleet.get('/openapi.json');
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/capacity',
+      '/capacity/history',
+      '/capacity/plan',
       '/clusters',
       '/entity/{kind}/{namespace}/{name}',
       '/findings',
@@ -159,6 +170,19 @@ describe('the flux-fleet API on a simulated fleet', () => {
     for (const ref of new Set(refs)) {
       expect(doc.components.schemas[ref.split('/').pop()!]).toBeDefined();
     }
+  });
+
+  it('asks for the cluster and instance of a plan, and names what does not exist', async () => {
+    const get = (path: string) =>
+      request(fleet.backend.server).get(`/api/flux-fleet${path}`).set('Authorization', mockCredentials.user.header());
+    const missing = await get('/capacity/plan?cluster=nowhere');
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toContain('instance');
+    const tooMany = await get(`/capacity/plan?cluster=${someObject.ref.cluster}&instance=flux-system&shards=33`);
+    expect(tooMany.status).toBe(400);
+    const unknown = await get(`/capacity/plan?cluster=${someObject.ref.cluster}&instance=nobody`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toContain("no Flux instance 'nobody'");
   });
 
   it('says which query parameter is wrong', async () => {

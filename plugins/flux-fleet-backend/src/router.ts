@@ -36,6 +36,8 @@ import type { FluxActions } from './actions/FluxActions';
 import type { WriteAccess } from './actions/WriteAccess';
 import type { ActionAccess } from './permissions/ActionAccess';
 import type { ObjectOwnership } from './permissions/ObjectOwnership';
+import type { CapacityAnswers } from './api/CapacityAnswers';
+import { addCapacityRoutes } from './api/capacityRoutes';
 
 /** What the router needs. */
 export interface RouterOptions {
@@ -54,6 +56,8 @@ export interface RouterOptions {
   actionAccess: ActionAccess;
   actions: FluxActions;
   writeAccess: WriteAccess;
+  /** The answers of the capacity routes (the index joined with the collector's measurements). */
+  capacity: CapacityAnswers;
 }
 
 /**
@@ -226,6 +230,8 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     });
     sendJson(res, { items });
   });
+
+  addCapacityRoutes(router, options.capacity, sendJson);
 
   addActionRoutes(router, {
     httpAuth,

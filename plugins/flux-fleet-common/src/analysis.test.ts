@@ -420,6 +420,29 @@ describe('analyseCluster', () => {
     );
   });
 
+  it.each([
+    // [measured utilisation of helm-controller-shard2, finding expected, its words]
+    [undefined, true, 'an estimated 600 %'],
+    [0.4, false, undefined],
+    [1.3, true, 'a measured 130 %'],
+  ])(
+    'decides shard-over-capacity on measured utilisation when there is one (%s)',
+    (measured, expected, words) => {
+      const input = scenario();
+      const analysis = analyseCluster({
+        ...input,
+        ...(measured === undefined
+          ? {}
+          : { measuredUtilisation: new Map([['flux-system/helm-controller-shard2', measured]]) }),
+      });
+      const finding = analysis.findings.find(f => f.type === 'shard-over-capacity');
+      expect(finding !== undefined).toBe(expected);
+      expect(finding?.message.includes(words ?? '') ?? false).toBe(expected);
+      // shard summaries keep the §9 estimate whatever was measured
+      expect(analysis.shards.find(sh => sh.name === 'shard2')!.utilisation).toBeCloseTo(6);
+    },
+  );
+
   it('leaves suspended objects out of the load', () => {
     const input = scenario();
     const records = [...input.objects].map(r =>

@@ -102,6 +102,12 @@ export interface ClusterAnalysisInput extends ClusterContextInput {
   /** Every Flux object of the cluster. */
   objects: Iterable<FluxObjectRecord>;
   now: Date | number;
+  /**
+   * Measured utilisation of controllers (busy workers ÷ concurrent, rules §12), by `instance/deployment`: the
+   * `shard-over-capacity` finding uses it instead of the §9 estimate when a controller has one. Shard summaries
+   * keep the estimate.
+   */
+  measuredUtilisation?: ReadonlyMap<string, number>;
 }
 
 /** The analysis of one cluster. */
@@ -361,6 +367,7 @@ export function analyseCluster(input: ClusterAnalysisInput): ClusterAnalysis {
     records,
     derivations,
     controllerLoads,
+    input.measuredUtilisation,
   );
   shardFindings.push(...instanceVersionFindings(instances, input.crds));
 
@@ -404,6 +411,7 @@ function summarise(
   records: FluxObjectRecord[],
   derivations: ObjectDerivation[],
   loads: ControllerLoad[],
+  measuredUtilisation: ReadonlyMap<string, number> | undefined,
 ): {
   instances: InstanceSummary[];
   shards: ShardSummary[];
@@ -475,8 +483,19 @@ function summarise(
   for (const [key, load] of busiest) {
     const shard = shards.get(key);
     if (shard) shard.utilisation = load.utilisation;
-    if (load.utilisation > 1)
-      shardFindings.push(shardOverCapacityFinding(load));
+  }
+  // the finding: the busiest controller of each shard by measured utilisation where measured, else estimated
+  const overloaded = new Map<string, { load: ControllerLoad; utilisation: number; measured: boolean }>();
+  for (const load of loads) {
+    const measured = measuredUtilisation?.get(`${load.instance}/${load.controller}`);
+    const utilisation = measured ?? load.utilisation;
+    const key = shardKey(load.instance, load.shard);
+    if (utilisation > 1 && utilisation > (overloaded.get(key)?.utilisation ?? 1)) {
+      overloaded.set(key, { load, utilisation, measured: measured !== undefined });
+    }
+  }
+  for (const { load, utilisation, measured } of overloaded.values()) {
+    shardFindings.push(shardOverCapacityFinding({ ...load, utilisation }, measured));
   }
 
   const shardList = [...shards.values()].sort(

@@ -245,6 +245,11 @@ export const SIGNAL_CHANNELS = {
   entity: (entityRef: string) => `flux-fleet:entity:${entityRef}`,
   /** One object changed: `flux-fleet:object:<key>`. */
   object: (key: string) => `flux-fleet:object:${key}`,
+  /**
+   * A capacity verdict changed (coalesced): the capacity view re-fetches; `keys` are the `cluster/instance` of the
+   * instances whose verdict (or one of whose controllers' verdicts) changed.
+   */
+  capacity: 'flux-fleet:capacity',
 };
 
 /** The message of a Flux Fleet signal. */

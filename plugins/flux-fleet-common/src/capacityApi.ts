@@ -243,3 +243,29 @@ export interface ShardingPlan {
   /** What the plan cannot do or what to watch for, each a sentence. */
   notes: string[];
 }
+
+/** One measured point of a controller's recent history (every figure measured; absent when not read). */
+export interface CapacityHistoryPoint {
+  /** End of the measurement's window, ISO 8601. */
+  at: string;
+  /** Busy workers ÷ concurrent at that round; 1 = 100 %. */
+  utilisation?: number;
+  /** p95 of the time an item waited for a worker, in seconds. */
+  queueWaitP95Seconds?: number;
+  queueDepth?: number;
+}
+
+/** The recent history of one controller, oldest point first. */
+export interface ControllerCapacityHistory {
+  controller: string;
+  component: ControllerComponent;
+  shard: string;
+  points: CapacityHistoryPoint[];
+}
+
+/** The answer of `GET /capacity/history`: one instance's controllers over recent hours (one point per scrape). */
+export interface CapacityHistory {
+  cluster: string;
+  instance: string;
+  controllers: ControllerCapacityHistory[];
+}

@@ -245,9 +245,15 @@ export function missingSourceFinding(
   );
 }
 
-/** `shard-over-capacity`: a shard's busiest controller is estimated above 100 % (rules §9). */
-export function shardOverCapacityFinding(busiest: ControllerLoad): Finding {
+/**
+ * `shard-over-capacity`: a shard's busiest controller is above 100 %, measured from its metrics when `measured`
+ * (rules §12), else estimated (rules §9).
+ */
+export function shardOverCapacityFinding(busiest: ControllerLoad, measured = false): Finding {
   const percent = Math.round(busiest.utilisation * 100);
+  const how = measured
+    ? 'measured: busy workers ÷ concurrent from its metrics'
+    : 'estimate: Σ reconcile duration ÷ interval ÷ concurrent';
   return {
     type: 'shard-over-capacity',
     severity: FINDING_SEVERITY['shard-over-capacity'],
@@ -257,9 +263,11 @@ export function shardOverCapacityFinding(busiest: ControllerLoad): Finding {
       shard: busiest.shard,
     },
     message:
-      `Shard ${busiest.shard} of instance ${busiest.instance} in cluster ${busiest.cluster} is at an estimated ` +
+      `Shard ${busiest.shard} of instance ${busiest.instance} in cluster ${busiest.cluster} is at ${
+        measured ? 'a measured' : 'an estimated'
+      } ` +
       `${percent} % of capacity: ${busiest.controller} reconciles ${busiest.objectCount} objects with ` +
-      `--concurrent=${busiest.concurrent} (estimate: Σ reconcile duration ÷ interval ÷ concurrent)`,
+      `--concurrent=${busiest.concurrent} (${how})`,
     related: [],
   };
 }

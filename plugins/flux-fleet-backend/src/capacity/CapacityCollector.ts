@@ -1,12 +1,5 @@
-import type {
-  LoggerService,
-  SchedulerService,
-} from '@backstage/backend-plugin-api';
-import type {
-  ControllerMeasurement,
-  FluxController,
-  InstanceSummary,
-} from '@flux-fleet/plugin-flux-fleet-common';
+import type { LoggerService, SchedulerService } from '@backstage/backend-plugin-api';
+import type { ControllerMeasurement, FluxController, InstanceSummary } from '@flux-fleet/plugin-flux-fleet-common';
 import type { ClusterClient } from '../watch/ClusterClient';
 import { createLimiter } from '../watch/createLimiter';
 import type { CapacitySettings } from '../config/FleetConfig';
@@ -78,6 +71,8 @@ export class CapacityCollector implements CapacitySource {
       clients: ReadonlyMap<string, ClusterClient>;
       logger: LoggerService;
       now?: () => number;
+      /** Called after every round (the capacity verdicts may have changed). */
+      onCollected?: () => void;
     },
   ) {
     const { settings, now } = options;
@@ -157,9 +152,13 @@ export class CapacityCollector implements CapacitySource {
     }
     const measured = counts.reduce((a, c) => a + c.measured, 0);
     const total = counts.reduce((a, c) => a + c.total, 0);
-    this.options.logger.debug(
-      `Flux Fleet measured ${measured} of ${total} controllers from their metrics`,
-    );
+    this.options.logger.debug(`Flux Fleet measured ${measured} of ${total} controllers from their metrics`);
+    if (signal.aborted) return;
+    try {
+      this.options.onCollected?.();
+    } catch (error) {
+      this.options.logger.warn(`Flux Fleet could not compare capacity verdicts after a collection round: ${error}`);
+    }
   }
 
   private async collectCluster(cluster: string, signal: AbortSignal) {

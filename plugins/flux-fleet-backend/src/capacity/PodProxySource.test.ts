@@ -1,8 +1,4 @@
-import type {
-  ControllerComponent,
-  ControllerMeasurement,
-  FluxController,
-} from '@flux-fleet/plugin-flux-fleet-common';
+import type { ControllerComponent, ControllerMeasurement, FluxController } from '@flux-fleet/plugin-flux-fleet-common';
 import { createLimiter } from '../watch/createLimiter';
 import { PodProxySource } from './PodProxySource';
 import { FakeClusterApi } from './__testUtils__/fakeClusterApi';

@@ -3,8 +3,16 @@ import type { TenantRule } from '../config/FleetConfig';
 import type { ClusterStore } from '../records/ClusterStore';
 import { resolveTenantMapping } from './resolveTenantMapping';
 
-/** The analysis (`analyseCluster` of `-common`) of a cluster's committed records, at `now`. Reads only. */
-export function analyseStore(store: ClusterStore, tenants: TenantRule[], now: number): ClusterAnalysis {
+/**
+ * The analysis (`analyseCluster` of `-common`) of a cluster's committed records, at `now`, with the measured
+ * utilisation of its controllers when capacity collection has any (by `instance/deployment`). Reads only.
+ */
+export function analyseStore(
+  store: ClusterStore,
+  tenants: TenantRule[],
+  now: number,
+  measuredUtilisation?: ReadonlyMap<string, number>,
+): ClusterAnalysis {
   return analyseCluster({
     cluster: store.cluster,
     controllers: [...store.controllers.values()],
@@ -14,5 +22,6 @@ export function analyseStore(store: ClusterStore, tenants: TenantRule[], now: nu
     objects: store.objects.values(),
     crds: [...store.crds.values()],
     now,
+    ...(measuredUtilisation ? { measuredUtilisation } : {}),
   });
 }

@@ -39,6 +39,8 @@ export class FleetClusters implements WatchTargets {
   private readonly readyPromise: Promise<void>;
   private closed = false;
 
+  private measuredUtilisation?: (cluster: string) => ReadonlyMap<string, number> | undefined;
+
   constructor(private readonly options: FleetClustersOptions) {
     this.now = options.now ?? Date.now;
     for (const name of options.clusters) {
@@ -222,6 +224,14 @@ export class FleetClusters implements WatchTargets {
     };
   }
 
+  /**
+   * Where the analyses read the measured utilisation of a cluster's controllers (capacity collection, started
+   * after the index): the `shard-over-capacity` finding uses it where there is one, from the next analysis on.
+   */
+  useMeasuredUtilisation(source: (cluster: string) => ReadonlyMap<string, number> | undefined): void {
+    this.measuredUtilisation = source;
+  }
+
   /** Stops every timer. */
   close(): void {
     this.closed = true;
@@ -246,7 +256,7 @@ export class FleetClusters implements WatchTargets {
     const now = this.now();
     let analysis;
     try {
-      analysis = analyseStore(store, this.options.tenants, now);
+      analysis = analyseStore(store, this.options.tenants, now, this.measuredUtilisation?.(entry.name));
     } catch (error) {
       // analyseCluster never throws on odd records; a bug must still not take the index down
       this.options.logger.error(`Flux Fleet could not analyse cluster '${entry.name}': ${error}`);

@@ -8,6 +8,7 @@ import {
   FleetSummary,
   fleetVersionView,
   FleetVersionView,
+  FluxObjectRecord,
   InstanceSummary,
   inventoryWorkloads,
   ObjectQuery,
@@ -122,6 +123,17 @@ export class FleetIndex implements FleetIndexService {
       .map(s => view.object(s)!)
       .sort(byKey)
       .map(o => toFleetObject(o, entry.store, staleness));
+  }
+
+  /**
+   * The records of a cluster's Flux objects as the view serves them, for the capacity derivations (rules §12, §13:
+   * `capacityOfCluster`, `shardingPlanInputOf`); empty for an unknown cluster.
+   */
+  clusterRecords(cluster: string): FluxObjectRecord[] {
+    const entry = this.fleet.find(cluster);
+    if (!entry) return [];
+    const { view } = entry;
+    return [...view.slots()].map(s => view.object(s)!.record);
   }
 
   object(key: string): FleetObject | undefined {

@@ -1,5 +1,8 @@
 import { z } from 'zod/v4';
 import {
+  capacityHistoryQuerySchema,
+  capacityPlanQuerySchema,
+  capacityQuerySchema,
   emptyBodySchema,
   findingsQuerySchema,
   instancesQuerySchema,
@@ -22,6 +25,7 @@ import {
   tenantSummarySchema,
 } from './responseSchemas';
 import { fleetVersionViewSchema } from './versionSchemas';
+import { capacityHistorySchema, capacityReportSchema, shardingPlanSchema } from './capacitySchemas';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -63,7 +67,7 @@ function queryParameters(schema: z.ZodObject) {
     return {
       name,
       in: 'query',
-      required: false,
+      required: !(field as z.ZodType).safeParse(undefined).success,
       ...(description ? { description } : {}),
       ...(rest.type === 'array' ? { style: 'form', explode: false } : {}),
       schema: rest,
@@ -181,6 +185,21 @@ export function buildOpenApiDocument(): object {
       '/versions': get(
         'Which clusters run which Flux release, how far behind the latest, and what blocks each upgrade',
         ok(fleetVersionViewSchema, 'the fleet version view'),
+      ),
+      '/capacity': get(
+        'Per instance, shard and controller: is it near its limit (verdict, reasons, figures measured or estimated, headroom)',
+        { ...ok(capacityReportSchema, 'the capacity of every instance'), ...notFound },
+        queryParameters(capacityQuerySchema),
+      ),
+      '/capacity/plan': get(
+        "A sharding plan of one instance: its shards' predicted load, the groups moved, kubectl commands and a kustomize patch",
+        { ...ok(shardingPlanSchema, 'the plan'), ...notFound },
+        queryParameters(capacityPlanQuerySchema),
+      ),
+      '/capacity/history': get(
+        "Measured utilisation and queue wait of one instance's controllers over recent hours",
+        { ...ok(capacityHistorySchema, 'one point per collection round'), ...notFound },
+        queryParameters(capacityHistoryQuerySchema),
       ),
       '/objects/{cluster}/{namespace}/{kind}/{name}/reconcile': action(
         'Ask Flux to reconcile the object now (reconcile.fluxcd.io/requestedAt); refused while it is suspended',

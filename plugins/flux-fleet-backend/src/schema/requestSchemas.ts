@@ -133,3 +133,28 @@ export function parseInput<T extends z.ZodType>(
   });
   throw new InputError(`Invalid ${what}: ${problems.join('; ')}`);
 }
+
+/** Query of `GET /capacity`. */
+export const capacityQuerySchema = z.strictObject({
+  cluster: name.optional(),
+  instance: name.optional().describe('the instance (the namespace of its controllers)'),
+});
+
+/** Query of `GET /capacity/plan`. */
+export const capacityPlanQuerySchema = z.strictObject({
+  cluster: name,
+  instance: name.describe('the instance (the namespace of its controllers)'),
+  shards: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(32)
+    .optional()
+    .describe('shards wanted besides main (0–32); default the fewest that keep every shard under 70 %'),
+});
+
+/** Query of `GET /capacity/history`. */
+export const capacityHistoryQuerySchema = z.strictObject({
+  cluster: name,
+  instance: name.describe('the instance (the namespace of its controllers)'),
+});

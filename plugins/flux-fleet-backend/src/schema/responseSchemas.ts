@@ -38,7 +38,7 @@ function countsBy<K extends z.ZodEnum<any>>(keys: K) {
   return z.partialRecord(keys, z.number().int());
 }
 
-const objectRef = z
+export const objectRef = z
   .object({
     cluster: z.string(),
     namespace: z.string(),

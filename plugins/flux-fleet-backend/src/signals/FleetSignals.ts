@@ -75,6 +75,11 @@ export class FleetSignals {
     this.publisher.publish(SIGNAL_CHANNELS.entity(entityRef), []);
   }
 
+  /** Capacity verdicts changed: `keys` are the `cluster/instance` of the instances concerned. */
+  capacityChanged(keys: Iterable<string>): void {
+    this.publisher.publish(SIGNAL_CHANNELS.capacity, keys);
+  }
+
   /** An object's detail was requested. */
   objectViewed(key: string): void {
     this.objects.delete(key);

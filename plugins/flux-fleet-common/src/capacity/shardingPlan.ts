@@ -92,8 +92,13 @@ export function planSharding(input: ShardingPlanInput): ShardingPlan {
   const objects = input.objects
     .filter(o => (PLANNED_KINDS as readonly string[]).includes(o.kind))
     .sort(compareObjects);
-  const sharded = input.controllers.filter(c =>
-    SHARDED_COMPONENTS.includes(c.component),
+  // Only the main controllers and the shards of the shard key take part: a controller selecting by another label
+  // (a tenant's own kustomize-controller, `toolkit.fluxcd.io/tenant=payments`) never sees a shard-key label.
+  const sharded = input.controllers.filter(
+    c =>
+      SHARDED_COMPONENTS.includes(c.component) &&
+      (c.shard === MAIN_SHARD ||
+        c.selector?.replace(/\s+/g, '') === `${LABELS.shardKey}=${c.shard}`),
   );
   const existing = [
     ...new Set(sharded.map(c => c.shard).filter(s => s !== MAIN_SHARD)),

@@ -2,6 +2,8 @@ import { createApiRef } from '@backstage/core-plugin-api';
 import { CompoundEntityRef } from '@backstage/catalog-model';
 import {
   ActionResult,
+  CapacityHistory,
+  CapacityReport,
   ClusterHealth,
   EntityView,
   Finding,
@@ -13,6 +15,7 @@ import {
   InstanceSummary,
   ObjectQuery,
   Page,
+  ShardingPlan,
   ShardSummary,
   TenantSummary,
 } from '@flux-fleet/plugin-flux-fleet-common';
@@ -47,6 +50,12 @@ export interface FluxFleetApi {
     cluster?: string;
     type?: FindingType[];
   }): Promise<Finding[]>;
+  /** Capacity of every instance (rules §12), optionally of one cluster or instance. */
+  getCapacity(filter?: { cluster?: string; instance?: string }): Promise<CapacityReport>;
+  /** The sharding plan of one instance (rules §13); `shards` the shards wanted besides `main`. */
+  getCapacityPlan(query: { cluster: string; instance: string; shards?: number }): Promise<ShardingPlan>;
+  /** Measured utilisation and queue wait of one instance's controllers over recent hours. */
+  getCapacityHistory(query: { cluster: string; instance: string }): Promise<CapacityHistory>;
   /** Asks Flux to reconcile the object now; `force` re-runs a HelmRelease's install or upgrade. */
   reconcile(
     ref: FluxObjectRef,

@@ -3,6 +3,9 @@ import { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import { ResponseError } from '@backstage/errors';
 import {
   ActionResult,
+  CapacityHistory,
+  CapacityReport,
+  ShardingPlan,
   ClusterHealth,
   EntityView,
   Finding,
@@ -83,6 +86,21 @@ export class FluxFleetClient implements FluxFleetApi {
         `/shards${queryString(filter)}`,
       )
     ).items;
+  }
+
+  async getCapacity(filter: { cluster?: string; instance?: string } = {}): Promise<CapacityReport> {
+    return this.request<CapacityReport>(`/capacity${queryString(filter)}`);
+  }
+
+  async getCapacityPlan(query: { cluster: string; instance: string; shards?: number }): Promise<ShardingPlan> {
+    const { shards, ...rest } = query;
+    return this.request<ShardingPlan>(
+      `/capacity/plan${queryString({ ...rest, ...(shards !== undefined ? { shards: String(shards) } : {}) })}`,
+    );
+  }
+
+  async getCapacityHistory(query: { cluster: string; instance: string }): Promise<CapacityHistory> {
+    return this.request<CapacityHistory>(`/capacity/history${queryString(query)}`);
   }
 
   async getTenants(): Promise<TenantSummary[]> {

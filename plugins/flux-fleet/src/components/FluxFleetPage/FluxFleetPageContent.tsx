@@ -19,6 +19,7 @@ import { useRefreshable } from '../../hooks/useRefreshable';
 import { ClusterNotices } from '../entity/ClusterNotices';
 import { FleetObjectsTable, ObjectFilters } from '../FleetObjectsTable';
 import { ObjectDetailDrawer } from '../ObjectDetail';
+import { CapacityView } from '../CapacityView';
 import { ClustersTable } from './ClustersTable';
 import { FindingsPanel } from './FindingsPanel';
 import { FleetOverview } from './FleetOverview';
@@ -33,6 +34,7 @@ export const FLEET_TABS = [
   { id: 'overview', label: 'Overview' },
   { id: 'clusters', label: 'Clusters' },
   { id: 'instances', label: 'Instances & shards' },
+  { id: 'capacity', label: 'Capacity' },
   { id: 'tenants', label: 'Tenants' },
   { id: 'findings', label: 'Findings' },
   { id: 'objects', label: 'Objects' },
@@ -134,6 +136,7 @@ export const FluxFleetPageContent = () => {
           {tab === 'instances' && (
             <InstancesAndShards refreshTick={tick} onObjects={showObjects} />
           )}
+          {tab === 'capacity' && <CapacityView />}
           {tab === 'tenants' && (
             <TenantsTable
               refreshTick={tick}

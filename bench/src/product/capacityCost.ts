@@ -1,0 +1,72 @@
+/**
+ * What collecting capacity figures costs (issue 12): over a window of whole collection rounds on the product
+ * backend (capacity collection on, its default 60 s interval, scraping every controller pod through the pod
+ * proxy), the controller pods scraped per minute (pods of the measured controllers × rounds seen in /capacity),
+ * the cluster requests per minute the backend made (watch traffic included: the idle rate of the page-view part is
+ * its baseline), and the backend's CPU over the window.
+ */
+import type { CapacityReport } from '@flux-fleet/plugin-flux-fleet-common';
+import type { RunningSimulator } from '../simulator';
+import type { BackendClient } from './backendClient';
+
+/** The figures of the capacity part. */
+export interface CapacityCost {
+  windowSeconds: number;
+  controllers: number;
+  /** Controllers whose figures came from their metrics at the end of the window. */
+  measuredControllers: number;
+  /** Collection rounds that ended within the window (distinct `measuredAt`). */
+  rounds: number;
+  /** Controller scrapes per minute: one per measured controller per round (the simulator runs one pod each). */
+  scrapesPerMinute: number;
+  /** Every request of the backend to the simulated clusters, per minute, over the window. */
+  clusterRequestsPerMinute: number;
+  /** The backend's CPU over the window, in cores (collection, watches, churn, everything). */
+  backendCores: number;
+}
+
+export async function measureCapacityCost(options: {
+  client: BackendClient;
+  simulator: RunningSimulator;
+  cpuSeconds: () => number;
+  windowSeconds: number;
+  log(line: string): void;
+}): Promise<CapacityCost> {
+  const { client, simulator, windowSeconds, log } = options;
+  const total = async () =>
+    Object.values(await simulator.requestsByUser()).reduce((a, b) => a + b, 0);
+  log(`capacity: ${windowSeconds} s of collection rounds (pod proxy, every controller pod)`);
+  const started = Date.now();
+  const requestsBefore = await total();
+  const cpuBefore = options.cpuSeconds();
+  /** Each controller's distinct measurement times within the window: one per round that measured it. */
+  const rounds = new Map<string, Set<string>>();
+  let last: CapacityReport | undefined;
+  while (Date.now() - started < windowSeconds * 1000) {
+    last = await client.get<CapacityReport>('/api/flux-fleet/capacity');
+    for (const c of last.items.flatMap(i => i.controllers)) {
+      if (c.measuredAt && Date.parse(c.measuredAt) >= started) {
+        const key = `${c.cluster}/${c.instance}/${c.controller}`;
+        rounds.set(key, (rounds.get(key) ?? new Set()).add(c.measuredAt));
+      }
+    }
+    await new Promise(r => setTimeout(r, 5_000));
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const requests = (await total()) - requestsBefore;
+  const cores = (options.cpuSeconds() - cpuBefore) / seconds;
+  const controllers = last?.items.flatMap(i => i.controllers) ?? [];
+  const measured = controllers.filter(c => c.source === 'metrics').length;
+  const perMinute = (n: number) => Math.round((n / seconds) * 60);
+  const roundsSeen = Math.max(0, ...[...rounds.values()].map(r => r.size));
+  const scrapes = [...rounds.values()].reduce((a, r) => a + r.size, 0);
+  return {
+    windowSeconds: Math.round(seconds),
+    controllers: controllers.length,
+    measuredControllers: measured,
+    rounds: roundsSeen,
+    scrapesPerMinute: perMinute(scrapes),
+    clusterRequestsPerMinute: perMinute(requests),
+    backendCores: Math.round(cores * 100) / 100,
+  };
+}

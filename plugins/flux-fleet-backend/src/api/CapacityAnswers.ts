@@ -1,0 +1,165 @@
+import { InputError, NotFoundError } from '@backstage/errors';
+import {
+  CapacityHistory,
+  CapacityReport,
+  capacityOfCluster,
+  FluxController,
+  FluxObjectRecord,
+  InstanceCapacity,
+  InstanceSummary,
+  planSharding,
+  ShardingPlan,
+  shardingPlanInputOf,
+} from '@flux-fleet/plugin-flux-fleet-common';
+import type { CapacityHistoryPoint, CapacitySource } from '../capacity/CapacitySource';
+
+/** What the capacity answers read of the fleet index. */
+export interface CapacityIndex {
+  clusterNames(): string[];
+  instances(cluster?: string): InstanceSummary[];
+  clusterRecords(cluster: string): FluxObjectRecord[];
+}
+
+/** A capacity source that has never measured anything (capacity collection not running). */
+export const NO_CAPACITY_SOURCE: CapacitySource = {
+  measurements: () => [],
+  history: () => [],
+};
+
+function controllerKey(c: FluxController): string {
+  return `${c.cluster}/${c.instance}/${c.name}`;
+}
+
+/** Busy workers ÷ concurrent of one history point, as assessController reads a measurement (rules §12). */
+function utilisationAt(point: CapacityHistoryPoint, concurrent: number): number | undefined {
+  const c = point.maxConcurrentReconciles && point.maxConcurrentReconciles > 0
+    ? point.maxConcurrentReconciles
+    : concurrent;
+  if (!(c > 0)) return undefined;
+  const busy =
+    point.activeWorkers ??
+    (point.reconcilesPerSecond !== undefined && point.reconcileTimeMeanSeconds !== undefined
+      ? point.reconcilesPerSecond * point.reconcileTimeMeanSeconds
+      : undefined);
+  return busy !== undefined && Number.isFinite(busy) && busy >= 0 ? busy / c : undefined;
+}
+
+/**
+ * The answers of the capacity routes (docs/api.md, rules §12, §13): the index's controllers and objects joined
+ * with the latest measurement of each controller (or why there is none) through the pure derivations of
+ * `-common`. Reads only; every answer is computed from memory when asked.
+ */
+export class CapacityAnswers {
+  constructor(
+    private readonly index: CapacityIndex,
+    private readonly source: CapacitySource,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The capacity of every instance (of one cluster and instance, when given). */
+  report(query: { cluster?: string; instance?: string } = {}): CapacityReport {
+    if (query.cluster !== undefined) this.requireCluster(query.cluster);
+    const clusters = query.cluster !== undefined ? [query.cluster] : this.index.clusterNames();
+    const items = clusters
+      .flatMap(cluster => this.clusterCapacity(cluster))
+      .filter(i => query.instance === undefined || i.instance === query.instance);
+    return { items, generatedAt: new Date(this.now()).toISOString() };
+  }
+
+  /** The sharding plan of one instance (rules §13); `shards` the shards wanted besides `main`. */
+  plan(cluster: string, instance: string, shards?: number): ShardingPlan {
+    const summary = this.requireInstance(cluster, instance);
+    const controllers = this.index.instances(cluster).flatMap(i => i.controllers);
+    const capacity = this.clusterCapacity(cluster).find(i => i.instance === instance);
+    return planSharding(
+      shardingPlanInputOf({
+        cluster,
+        instance,
+        controllers,
+        objects: this.index.clusterRecords(cluster),
+        capacity,
+        shards,
+        fluxInstance: summary.fluxInstance,
+      }),
+    );
+  }
+
+  /** The measured utilisation and queue wait of an instance's controllers over recent hours. */
+  history(cluster: string, instance: string): CapacityHistory {
+    const summary = this.requireInstance(cluster, instance);
+    return {
+      cluster,
+      instance,
+      controllers: summary.controllers.map(c => ({
+        controller: c.name,
+        component: c.component,
+        shard: c.shard,
+        points: this.source.history(controllerKey(c)).map(p => ({
+          at: p.measuredAt,
+          ...optional('utilisation', utilisationAt(p, c.concurrent)),
+          ...optional('queueWaitP95Seconds', p.queueWaitP95Seconds),
+          ...optional('queueDepth', p.queueDepth),
+        })),
+      })),
+    };
+  }
+
+  /** Measured utilisation of a cluster's controllers by `instance/deployment` (for the analysis' finding). */
+  measuredUtilisation(cluster: string): Map<string, number> {
+    const concurrent = new Map(
+      this.index.instances(cluster).flatMap(i => i.controllers).map(c => [controllerKey(c), c.concurrent]),
+    );
+    const out = new Map<string, number>();
+    for (const r of this.source.measurements(cluster)) {
+      const u = r.measurement && utilisationAt(r.measurement, concurrent.get(r.key) ?? 0);
+      if (u !== undefined) out.set(`${r.namespace}/${r.deployment}`, u);
+    }
+    return out;
+  }
+
+  private clusterCapacity(cluster: string): InstanceCapacity[] {
+    const controllers = this.index.instances(cluster).flatMap(i => i.controllers);
+    const readings = new Map(this.source.measurements(cluster).map(r => [r.key, r]));
+    return capacityOfCluster({
+      cluster,
+      controllers,
+      objects: this.index.clusterRecords(cluster),
+      measurements: [...readings.values()].flatMap(r => (r.measurement ? [r.measurement] : [])),
+      noMeasurementReason: c => {
+        const unmeasured = readings.get(controllerKey(c))?.unmeasured ?? [];
+        return unmeasured.length > 0 ? unmeasured.join('; ') : undefined;
+      },
+    });
+  }
+
+  private requireCluster(cluster: string): void {
+    if (!this.index.clusterNames().includes(cluster)) {
+      throw new NotFoundError(
+        `Flux Fleet watches no cluster named '${cluster}' (it watches: ${
+          this.index.clusterNames().join(', ') || 'none'
+        })`,
+      );
+    }
+  }
+
+  private requireInstance(cluster: string, instance: string): InstanceSummary {
+    if (!cluster || !instance) {
+      throw new InputError('Both cluster and instance are required');
+    }
+    this.requireCluster(cluster);
+    const instances = this.index.instances(cluster);
+    const found = instances.find(i => i.name === instance);
+    if (!found) {
+      throw new NotFoundError(
+        `Cluster '${cluster}' has no Flux instance '${instance}' (its instances: ${
+          instances.map(i => i.name).join(', ') || 'none'
+        })`,
+      );
+    }
+    return found;
+  }
+}
+
+function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
+}

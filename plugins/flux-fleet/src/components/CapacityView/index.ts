@@ -1,0 +1,1 @@
+export { CapacityView } from './CapacityView';
