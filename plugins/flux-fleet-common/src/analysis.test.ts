@@ -429,17 +429,17 @@ describe('analyseCluster', () => {
     'decides shard-over-capacity on measured utilisation when there is one (%s)',
     (measured, expected, words) => {
       const input = scenario();
-      const analysis = analyseCluster({
+      const result = analyseCluster({
         ...input,
         ...(measured === undefined
           ? {}
           : { measuredUtilisation: new Map([['flux-system/helm-controller-shard2', measured]]) }),
       });
-      const finding = analysis.findings.find(f => f.type === 'shard-over-capacity');
+      const finding = result.findings.find(f => f.type === 'shard-over-capacity');
       expect(finding !== undefined).toBe(expected);
       expect(finding?.message.includes(words ?? '') ?? false).toBe(expected);
       // shard summaries keep the §9 estimate whatever was measured
-      expect(analysis.shards.find(sh => sh.name === 'shard2')!.utilisation).toBeCloseTo(6);
+      expect(result.shards.find(sh => sh.name === 'shard2')!.utilisation).toBeCloseTo(6);
     },
   );
 

@@ -5,7 +5,7 @@ import type {
   PrometheusSettings,
 } from './FleetConfig';
 import { FleetConfigError } from './FleetConfigError';
-import { readSeconds } from './readFleetConfig';
+import { readSeconds } from './readSeconds';
 
 const KEY = 'fluxFleet.capacity';
 

@@ -11,6 +11,7 @@ import { FleetConfigError } from './FleetConfigError';
 import { readClusterConfig } from './readClusterConfig';
 import { readKubernetesPluginClusters } from './readKubernetesPluginClusters';
 import { readCapacitySettings } from './readCapacitySettings';
+import { readSeconds } from './readSeconds';
 
 /**
  * Reads and validates `fluxFleet.*` (and, unless `fluxFleet.readKubernetesPluginClusters` is false, the clusters
@@ -119,22 +120,6 @@ function readTenants(config: Config): TenantRule[] {
       };
     },
   );
-}
-
-/** A positive number of seconds (fractions allowed), in milliseconds. */
-export function readSeconds(
-  config: Config,
-  key: string,
-  defaultSeconds: number,
-): number {
-  const value = config.getOptionalNumber(key) ?? defaultSeconds;
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new FleetConfigError(
-      key,
-      `should be a positive number of seconds, got ${value}`,
-    );
-  }
-  return Math.round(value * 1000);
 }
 
 function readWatchSettings(config: Config): WatchSettings {
