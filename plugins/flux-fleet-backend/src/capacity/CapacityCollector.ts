@@ -1,5 +1,10 @@
 import type { LoggerService, SchedulerService } from '@backstage/backend-plugin-api';
-import type { ControllerMeasurement, FluxController, InstanceSummary } from '@flux-fleet/plugin-flux-fleet-common';
+import {
+  METRIC_FIGURES,
+  type ControllerMeasurement,
+  type FluxController,
+  type InstanceSummary,
+} from '@flux-fleet/plugin-flux-fleet-common';
 import type { ClusterClient } from '../watch/ClusterClient';
 import { createLimiter } from '../watch/createLimiter';
 import type { CapacitySettings } from '../config/FleetConfig';
@@ -11,25 +16,10 @@ import type {
 import { PodProxySource } from './PodProxySource';
 import { PrometheusSource } from './PrometheusSource';
 
-const FIGURES = [
-  'maxConcurrentReconciles',
-  'activeWorkers',
-  'reconcilesPerSecond',
-  'reconcileErrorsPerSecond',
-  'reconcileTimeMeanSeconds',
-  'reconcileTimeP95Seconds',
-  'queueDepth',
-  'queueDepthTrendPerMinute',
-  'queueWaitP95Seconds',
-  'apiRequestsPerSecond',
-  'apiThrottledPerSecond',
-  'cpuCores',
-  'memoryBytes',
-] as const;
 
 /** True when a measurement has at least one figure read from metrics (container limits do not count). */
 export function hasFigures(m: ControllerMeasurement | undefined): boolean {
-  return !!m && FIGURES.some(f => m[f] !== undefined);
+  return !!m && METRIC_FIGURES.some(f => m[f] !== undefined);
 }
 
 function historyPoint(m: ControllerMeasurement): CapacityHistoryPoint {

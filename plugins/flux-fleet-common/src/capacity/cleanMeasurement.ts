@@ -5,8 +5,8 @@
  */
 import type { ControllerMeasurement } from './measurement';
 
-/** The numeric figures of a measurement. */
-export const MEASURED_FIGURES = [
+/** The figures read from a controller's metrics (the container's limits and requests, from its spec, are not). */
+export const METRIC_FIGURES = [
   'maxConcurrentReconciles',
   'activeWorkers',
   'reconcilesPerSecond',
@@ -20,6 +20,11 @@ export const MEASURED_FIGURES = [
   'apiThrottledPerSecond',
   'cpuCores',
   'memoryBytes',
+] as const;
+
+/** The numeric figures of a measurement. */
+export const MEASURED_FIGURES = [
+  ...METRIC_FIGURES,
   'cpuLimitCores',
   'memoryLimitBytes',
   'cpuRequestCores',
