@@ -130,7 +130,7 @@ export function renderMetrics(
       w.sample(
         'controller_runtime_active_workers',
         { controller: q.controller },
-        metrics.standby ? 0 : q.load.figures.busyWorkers,
+        metrics.standby ? 0 : q.busyWorkers,
       );
   if (
     w.family(
@@ -230,7 +230,7 @@ export function renderMetrics(
       w.sample(
         'workqueue_longest_running_processor_seconds',
         wq(q),
-        q.load.figures.busyWorkers > 0 && !metrics.standby ? longest / 2 : 0,
+        q.busyWorkers > 0 && !metrics.standby ? longest / 2 : 0,
       );
     }
   if (
@@ -264,7 +264,7 @@ export function renderMetrics(
         wq(q),
         metrics.standby
           ? 0
-          : (q.load.figures.busyWorkers * q.load.meanServiceSeconds) / 2,
+          : (q.busyWorkers * q.load.meanServiceSeconds) / 2,
       );
   if (
     w.family(

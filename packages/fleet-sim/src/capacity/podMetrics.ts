@@ -54,6 +54,26 @@ function serviceShares(queue: QueueLoad, bounds: readonly number[]): number[] {
   });
 }
 
+/**
+ * The share of a queue's backlog that stays when its load changes to `next`: the arrivals of the objects it
+ * still owns. The items of objects it no longer owns (moved to another shard, deleted) leave at once, as in a
+ * real controller: the reconcile finds the object gone from its informer cache and returns without work.
+ */
+export function remainingShare(
+  previous: QueueLoad | undefined,
+  next: QueueLoad,
+): number {
+  if (!previous || previous.arrivalsPerSecond <= 0) return 1;
+  const kept = new Set(
+    next.objects.map(o => `${o.namespace}/${o.kind}/${o.name}`),
+  );
+  let stays = 0;
+  for (const o of previous.objects)
+    if (kept.has(`${o.namespace}/${o.kind}/${o.name}`))
+      stays += o.arrivalsPerSecond;
+  return stays / previous.arrivalsPerSecond;
+}
+
 /** Per object: reconciles done and their total duration (for `gotk_reconcile_duration_seconds`). */
 export interface ObjectCounts {
   kind: string;
@@ -71,6 +91,11 @@ export class QueueState {
   depth = 0;
   /** Mean wait of the items leaving the queue now (seconds). */
   currentWait = 0;
+  /**
+   * Workers busy now: every one of them while a backlog is queued (an overload, or one draining), else the
+   * steady state's λ·E[S].
+   */
+  busyWorkers = 0;
   readonly reconcileTime = new Histogram(RECONCILE_BUCKETS);
   readonly queueDuration = new Histogram(WORKQUEUE_BUCKETS);
   readonly workDuration = new Histogram(WORKQUEUE_BUCKETS);
@@ -84,6 +109,7 @@ export class QueueState {
   constructor(readonly controller: string) {}
 
   setLoad(load: QueueLoad): void {
+    this.depth *= remainingShare(this.load, load);
     this.load = load;
     this.reconcileShares = serviceShares(load, RECONCILE_BUCKETS);
     this.workShares = serviceShares(load, WORKQUEUE_BUCKETS);
@@ -113,36 +139,59 @@ export class QueueState {
     const { figures } = load;
     const lambda = load.arrivalsPerSecond;
     if (dt <= 0 || lambda <= 0) {
-      if (lambda <= 0) this.depth = 0;
+      if (lambda <= 0) {
+        this.depth = 0;
+        this.busyWorkers = 0;
+      }
       return;
     }
     const service = load.meanServiceSeconds;
     const capacity = concurrent / service;
-    const done = figures.throughput * dt;
+    let done: number;
     let waitShares: number[];
     if (figures.unbounded) {
       const start = this.depth;
-      this.depth += figures.growthPerSecond * dt;
+      // A work queue holds each key once (client-go deduplicates): never more items than the objects it owns.
+      this.depth = Math.min(
+        load.objects.length,
+        this.depth + figures.growthPerSecond * dt,
+      );
       // An item leaving now waited for the items ahead of it to be served.
       this.currentWait = (start + this.depth) / 2 / capacity;
+      done = capacity * dt;
+      this.busyWorkers = concurrent;
       const wait = this.currentWait;
       waitShares = WORKQUEUE_BUCKETS.map(le => (wait <= le ? 1 : 0));
     } else if (this.depth > figures.meanDepth) {
-      // A backlog from an overload drains at the spare capacity.
+      // A backlog from an overload drains at the spare capacity c/E[S] − λ; while it does, every worker is busy
+      // and reconciles finish at c/E[S] (for the part of `dt` the backlog lasts).
       const start = this.depth;
+      const drainSeconds = Math.min(
+        dt,
+        (start - figures.meanDepth) / (capacity - lambda),
+      );
       this.depth = Math.max(
         figures.meanDepth,
-        this.depth - (capacity - lambda) * dt,
+        start - (capacity - lambda) * dt,
       );
       this.currentWait = Math.max(
         figures.meanWaitSeconds,
         (start + this.depth) / 2 / capacity,
       );
+      done = capacity * drainSeconds + lambda * (dt - drainSeconds);
+      this.busyWorkers =
+        this.depth > figures.meanDepth
+          ? concurrent
+          : (concurrent * drainSeconds +
+              figures.busyWorkers * (dt - drainSeconds)) /
+            dt;
       const wait = this.currentWait;
       waitShares = WORKQUEUE_BUCKETS.map(le => (wait <= le ? 1 : 0));
     } else {
       this.depth = figures.meanDepth;
       this.currentWait = figures.meanWaitSeconds;
+      done = lambda * dt;
+      this.busyWorkers = figures.busyWorkers;
       waitShares = WORKQUEUE_BUCKETS.map(le =>
         waitShareAtOrBelow(figures, lambda, service, concurrent, le),
       );
@@ -153,7 +202,7 @@ export class QueueState {
     this.queueDuration.observe(done, done * this.currentWait, waitShares);
     this.reconcileTime.observe(done, done * service, this.reconcileShares);
     this.workDuration.observe(done, done * service, this.workShares);
-    const served = figures.throughput / lambda;
+    const served = done / (lambda * dt);
     load.objects.forEach((o, i) => {
       const n = o.arrivalsPerSecond * served * dt;
       this.counts[i].count += n;
