@@ -94,14 +94,19 @@ export class CapacityAnswers {
         controller: c.name,
         component: c.component,
         shard: c.shard,
-        points: this.source.history(controllerKey(c)).map(p => ({
-          at: p.measuredAt,
-          ...optional('utilisation', utilisationAt(p, c.concurrent)),
-          ...optional('queueWaitP95Seconds', p.queueWaitP95Seconds),
-          ...optional('queueDepth', p.queueDepth),
-        })),
+        points: this.historyOf(c),
       })),
     };
+  }
+
+  /** One controller's measured history as `/capacity/history` gives it, oldest point first. */
+  private historyOf(c: FluxController) {
+    return this.source.history(controllerKey(c)).map(p => ({
+      at: p.measuredAt,
+      ...optional('utilisation', utilisationAt(p, c.concurrent)),
+      ...optional('queueWaitP95Seconds', p.queueWaitP95Seconds),
+      ...optional('queueDepth', p.queueDepth),
+    }));
   }
 
   /** Measured utilisation of a cluster's controllers by `instance/deployment` (for the analysis' finding). */
@@ -129,6 +134,7 @@ export class CapacityAnswers {
         const unmeasured = readings.get(controllerKey(c))?.unmeasured ?? [];
         return unmeasured.length > 0 ? unmeasured.join('; ') : undefined;
       },
+      history: c => this.historyOf(c),
     });
   }
 

@@ -4,7 +4,7 @@
  * Objects load controllers as in rules §9: suspended ones and those no Flux controller reconciles load none; a
  * contested object loads every controller that reconciles it.
  */
-import type { InstanceCapacity } from '../capacityApi';
+import type { CapacityHistoryPoint, InstanceCapacity } from '../capacityApi';
 import { compareText } from '../order';
 import { createOwnerResolver } from '../owner';
 import { isSuspended } from '../record';
@@ -26,6 +26,8 @@ export interface ClusterCapacityInput {
   measurements?: readonly ControllerMeasurement[];
   /** Why a controller has no measurement ("the credentials lack get on pods/proxy"), when known. */
   noMeasurementReason?: (controller: FluxController) => string | undefined;
+  /** A controller's measured history, oldest point first (the answer's "for 40 minutes"). */
+  history?: (controller: FluxController) => readonly CapacityHistoryPoint[];
 }
 
 function controllerKey(namespace: string, name: string): string {
@@ -76,6 +78,13 @@ export function capacityOfCluster(
         cluster: input.cluster,
         instance,
         operatorManaged: controllers.some(c => c.operatorManaged),
+        ...(input.history
+          ? {
+              history: new Map(
+                controllers.map(c => [c.name, input.history!(c)] as const),
+              ),
+            }
+          : {}),
         controllers: controllers.map(controller => {
           const key = controllerKey(controller.instance, controller.name);
           return assessController({
@@ -95,7 +104,10 @@ export function capacityOfCluster(
  * for a shard no controller serves belongs to no one, and the plan gives it a shard that exists).
  */
 export function shardingPlanInputOf(
-  input: Omit<ClusterCapacityInput, 'measurements' | 'noMeasurementReason'> & {
+  input: Omit<
+    ClusterCapacityInput,
+    'measurements' | 'noMeasurementReason' | 'history'
+  > & {
     instance: string;
     capacity?: InstanceCapacity;
     shards?: number;

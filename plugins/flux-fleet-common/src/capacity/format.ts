@@ -10,8 +10,12 @@ export function formatCount(n: number): string {
   return sign + String(Math.abs(whole)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** A ratio as a whole percentage: 0.234 → "23 %". */
+/**
+ * A ratio as a whole percentage: 0.234 → "23 %". A share above 0 that rounds to 0 reads "under 1 %" (not "0 %",
+ * which would say the controller does nothing).
+ */
 export function formatPercent(ratio: number): string {
+  if (ratio > 0 && ratio < 0.005) return 'under 1 %';
   return `${Math.round(ratio * 100)} %`;
 }
 
@@ -35,9 +39,11 @@ export function formatHeadroom(n: number): string {
     : `about ${formatCount(readable)}`;
 }
 
-/** A duration in seconds as it reads: "850 ms", "40 s", "6 m", "1.5 h". */
+/** A duration in seconds as it reads: "850 ms", "40 s", "6 m", "1.5 h"; "under 1 ms" above 0 but below it. */
 export function formatSeconds(seconds: number): string {
-  if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
+  if (seconds <= 0) return '0 s';
+  if (seconds < 0.0005) return 'under 1 ms';
+  if (seconds < 0.9995) return `${Math.round(seconds * 1000)} ms`;
   if (seconds < 90) return `${trim(seconds)} s`;
   if (seconds < 90 * 60) return `${trim(seconds / 60)} m`;
   return `${trim(seconds / 3600)} h`;
@@ -49,9 +55,13 @@ export function trim(value: number): string {
   return Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(1);
 }
 
-/** Bytes as MiB or GiB: "512 MiB", "1.5 GiB". */
+/** Bytes as KiB, MiB or GiB: "640 KiB", "512 MiB", "1.5 GiB". */
 export function formatBytes(bytes: number): string {
   const mib = bytes / 2 ** 20;
+  if (mib < 1)
+    return bytes <= 0
+      ? '0 MiB'
+      : `${Math.max(1, Math.round(bytes / 2 ** 10))} KiB`;
   return mib < 1024 ? `${trim(mib)} MiB` : `${trim(mib / 1024)} GiB`;
 }
 
@@ -74,8 +84,23 @@ export function formatMix(
   return objectCount === 1 ? '1 object' : `${formatCount(objectCount)} objects`;
 }
 
-/** CPU cores as they read: "1 core", "2.5 cores". */
+/**
+ * CPU cores as they read: "1 core", "2.5 cores"; below one core in millicores as Kubernetes writes CPU ("40
+ * millicores", "under 1 millicore"), so that a small figure never reads "0 cores".
+ */
 export function formatCores(cores: number): string {
+  if (cores <= 0) return 'no CPU';
+  if (cores < 0.0005) return 'under 1 millicore';
+  if (cores < 0.95) {
+    const milli = Math.round(cores * 1000);
+    return milli === 1 ? '1 millicore' : `${milli} millicores`;
+  }
   const text = trim(cores);
   return text === '1' ? '1 core' : `${text} cores`;
+}
+
+/** A rate a second with at most one decimal; above 0 but below 0.05 it reads "under 0.1". */
+export function formatRate(perSecond: number): string {
+  if (perSecond > 0 && perSecond < 0.05) return 'under 0.1';
+  return trim(perSecond);
 }

@@ -186,3 +186,85 @@ describe('assessInstance', () => {
     );
   });
 });
+
+describe('assessInstance with small figures and a history', () => {
+  it.each<[string, Partial<ControllerMeasurement>, string]>([
+    [
+      'a tiny CPU figure reads in millicores, never "0 cores"',
+      { activeWorkers: 3.6, cpuCores: 0.012, cpuLimitCores: 0.5 },
+      'Raise --concurrent of kustomize-controller to 10 first: it is 90 % busy at 4 workers with 2,400 Kustomizations; CPU allows it (about 33 millicores at 10 workers, limit 500 millicores).',
+    ],
+    [
+      'a CPU figure under a millicore',
+      { activeWorkers: 3.6, cpuCores: 0.0001 },
+      'Raise --concurrent of kustomize-controller to 10 first: it is 90 % busy at 4 workers with 2,400 Kustomizations; CPU allows it (under 1 millicore at 10 workers, no CPU limit).',
+    ],
+    [
+      'a controller barely busy reads "under 1 %", not "0 %"',
+      { activeWorkers: 0.01, maxConcurrentReconciles: 4 },
+      'No: kustomize-controller is under 1 % busy with 2,400 Kustomizations, room for about 660,000 more at this mix.',
+    ],
+    [
+      'a throttling rate just over the threshold, to one decimal',
+      { activeWorkers: 1, apiThrottledPerSecond: 0.12 },
+      "Not by sharding: the Kubernetes API throttles kustomize-controller (0.1 requests a second answered 429) while it is 25 % busy; more workers or shards would only add requests, so look at the API server's priority and fairness first.",
+    ],
+  ])('%s', (_, figures, answer) => {
+    expect(instanceOf(capacity(kustomize, KS, figures)).answer).toBe(answer);
+  });
+
+  const overHelm = () =>
+    capacity(helm20, HR, {
+      activeWorkers: 20,
+      maxConcurrentReconciles: 20,
+      queueDepth: 120,
+      queueDepthTrendPerMinute: 5,
+      reconcileTimeMeanSeconds: 36,
+      queueWaitP95Seconds: 360,
+    });
+  const at = (minute: number) =>
+    new Date(Date.UTC(2026, 11, 1, 12, minute)).toISOString();
+
+  it.each<[string, Array<[number, number]>, string]>([
+    [
+      'over for 40 minutes by the history',
+      [
+        [0, 0.5],
+        [10, 1],
+        [30, 1],
+        [50, 1],
+      ],
+      'Shard: helm-controller has been over capacity for 40 minutes (queue wait p95 6 m, 100 % busy at 20 workers); even 20 workers would be 115 % busy.',
+    ],
+    [
+      'over in all the history kept',
+      [
+        [0, 1],
+        [25, 1],
+      ],
+      'Shard: helm-controller has been over capacity for at least 25 minutes (queue wait p95 6 m, 100 % busy at 20 workers); even 20 workers would be 115 % busy.',
+    ],
+    [
+      'no history: the window only',
+      [],
+      'Shard: helm-controller has been over capacity for the last 10 m (queue wait p95 6 m, 100 % busy at 20 workers); even 20 workers would be 115 % busy.',
+    ],
+  ])('%s', (_, points, answer) => {
+    const result = assessInstance({
+      cluster: 'prod-eu',
+      instance: 'flux-system',
+      operatorManaged: false,
+      controllers: [overHelm()],
+      history: new Map([
+        [
+          'helm-controller',
+          points.map(([minute, utilisation]) => ({
+            at: at(minute),
+            utilisation,
+          })),
+        ],
+      ]),
+    });
+    expect(result.answer).toBe(answer);
+  });
+});

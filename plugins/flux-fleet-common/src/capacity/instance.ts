@@ -3,6 +3,7 @@
  * that decides, and the answer in one sentence with its figures.
  */
 import type {
+  CapacityHistoryPoint,
   CapacityVerdict,
   ControllerCapacity,
   InstanceCapacity,
@@ -10,14 +11,15 @@ import type {
 } from '../capacityApi';
 import { compareShardNames, compareText } from '../order';
 import { adviseController, ControllerAdvice } from './advice';
+import { formatHeldFor, heldVerdict } from './verdictDuration';
 import {
   formatBytes,
   formatCores,
   formatCount,
   formatMix,
   formatPercent,
+  formatRate,
   formatSeconds,
-  trim,
 } from './format';
 
 /** What {@link assessInstance} needs. */
@@ -27,6 +29,8 @@ export interface InstanceCapacityInput {
   operatorManaged: boolean;
   /** Its controllers' capacities (`assessController`). */
   controllers: readonly ControllerCapacity[];
+  /** The measured history of its controllers by controller name, oldest point first (for "for 40 minutes"). */
+  history?: ReadonlyMap<string, readonly CapacityHistoryPoint[]>;
 }
 
 const VERDICT_RANK: Record<CapacityVerdict, number> = {
@@ -94,10 +98,11 @@ function okAnswer(c: ControllerCapacity): string {
   if (c.objectCount === 0) {
     return `No: ${c.controller} reconciles no objects${estimated(c)}.`;
   }
-  const room =
-    c.headroomText !== undefined
-      ? `, room for ${c.headroomText} more at this mix`
-      : '';
+  let room = '';
+  if (c.headroomText === 'none') room = ', with no room for more at this mix';
+  else if (c.headroomText !== undefined) {
+    room = `, room for ${c.headroomText} more at this mix`;
+  }
   return `No: ${c.controller} is ${busy(c)}${estimated(c)} with ${formatMix(
     c.objectCount,
     c.countsByKind,
@@ -109,7 +114,9 @@ function cpuClause(c: ControllerCapacity, a: ControllerAdvice): string {
   if (a.cpuAtTargetCores === undefined) {
     return 'CPU was not measured, so watch it after the change';
   }
-  const need = `about ${formatCores(a.cpuAtTargetCores)} at ${
+  const cores = formatCores(a.cpuAtTargetCores);
+  // "under 1 millicore" is already a bound: no "about" before it
+  const need = `${cores.startsWith('under') ? cores : `about ${cores}`} at ${
     a.concurrencyTarget
   } workers`;
   return limit === undefined
@@ -128,11 +135,19 @@ function troubleFigures(c: ControllerCapacity): string {
   return parts.join(', ');
 }
 
-function overPhrase(c: ControllerCapacity): string {
+function overPhrase(
+  c: ControllerCapacity,
+  history: readonly CapacityHistoryPoint[] | undefined,
+): string {
   const state = c.verdict === 'over-capacity' ? 'over' : 'near';
   if (c.source === 'estimate') {
     return `is ${state} capacity by the interval estimate (${c.estimateReason})`;
   }
+  const heldFor =
+    c.verdict === 'ok'
+      ? undefined
+      : formatHeldFor(heldVerdict(history ?? [], c.verdict));
+  if (heldFor) return `has been ${state} capacity ${heldFor}`;
   return c.windowSeconds !== undefined && c.windowSeconds > 0
     ? `has been ${state} capacity for the last ${formatSeconds(
         c.windowSeconds,
@@ -140,7 +155,11 @@ function overPhrase(c: ControllerCapacity): string {
     : `is ${state} capacity`;
 }
 
-function shardAnswer(c: ControllerCapacity, a: ControllerAdvice): string {
+function shardAnswer(
+  c: ControllerCapacity,
+  a: ControllerAdvice,
+  history: readonly CapacityHistoryPoint[] | undefined,
+): string {
   let why: string;
   if (a.blockedBy === 'cpu' && a.cpuAtTargetCores !== undefined) {
     why = `more workers would not fit: ${
@@ -157,7 +176,7 @@ function shardAnswer(c: ControllerCapacity, a: ControllerAdvice): string {
       a.demandWorkers / 20,
     )} busy`;
   }
-  return `Shard: ${c.controller} ${overPhrase(c)} (${troubleFigures(
+  return `Shard: ${c.controller} ${overPhrase(c, history)} (${troubleFigures(
     c,
   )}); ${why}.`;
 }
@@ -188,7 +207,11 @@ function limitsAnswer(c: ControllerCapacity): string {
   )} workers.`;
 }
 
-function answerFor(c: ControllerCapacity, a: ControllerAdvice): string {
+function answerFor(
+  c: ControllerCapacity,
+  a: ControllerAdvice,
+  history: readonly CapacityHistoryPoint[] | undefined,
+): string {
   switch (a.advice) {
     case 'none':
       return okAnswer(c);
@@ -206,13 +229,13 @@ function answerFor(c: ControllerCapacity, a: ControllerAdvice): string {
     case 'check-api-throttling':
       return `Not by sharding: the Kubernetes API throttles ${
         c.controller
-      } (${trim(
+      } (${formatRate(
         c.figures.apiThrottledPerSecond?.value ?? 0,
       )} requests a second answered 429) while it is ${busy(
         c,
       )}; more workers or shards would only add requests, so look at the API server's priority and fairness first.`;
     case 'shard':
-      return shardAnswer(c, a);
+      return shardAnswer(c, a, history);
     default:
       return okAnswer(c);
   }
@@ -252,7 +275,7 @@ export function assessInstance(input: InstanceCapacityInput): InstanceCapacity {
   const result: InstanceCapacity = {
     ...base,
     verdict: worstVerdict(controllers),
-    answer: answerFor(decider, advice),
+    answer: answerFor(decider, advice, input.history?.get(decider.controller)),
     advice: advice.advice,
     controller: decider.controller,
     source: decider.source,
