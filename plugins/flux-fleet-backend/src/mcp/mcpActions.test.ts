@@ -9,11 +9,13 @@ import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { startFleetSim, type FleetSim, type SimCluster } from '@flux-fleet/fleet-sim';
 import {
   FLUX_KIND_PLURAL,
+  type CapacityReport,
   type ClusterHealth,
   type EntityView,
   type FleetObject,
   type FleetObjectDetail,
   type Finding,
+  type ShardingPlan,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -33,6 +35,7 @@ const OWNERSHIP: Record<string, string[]> = { [ALICE]: [ALICE, TEAM], [BOB]: [BO
 
 const TOOLS = [
   'flux-fleet.explain-flux-object',
+  'flux-fleet.get-capacity-verdict',
   'flux-fleet.get-deploy-status',
   'flux-fleet.list-flux-findings',
   'flux-fleet.list-flux-objects',
@@ -176,7 +179,7 @@ describe('Flux Fleet over MCP', () => {
     const hints = Object.fromEntries(
       ours.map(t => [t.name.slice('flux-fleet.'.length), t.annotations]),
     );
-    for (const read of ['get-deploy-status', 'explain-flux-object', 'list-flux-findings', 'list-flux-objects']) {
+    for (const read of ['get-deploy-status', 'explain-flux-object', 'list-flux-findings', 'list-flux-objects', 'get-capacity-verdict']) {
       expect(hints[read]).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
     }
     expect(hints['reconcile-flux-object']).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
@@ -291,6 +294,49 @@ describe('Flux Fleet over MCP', () => {
     const other = (await call(client, 'list-flux-findings', { cluster, type: [type], severity: ['info', 'warning', 'error'].filter(s => s !== all[0].severity) })).output;
     expect(other.totalCount).toBe(0);
     expect(other.summary).toBe(`No findings on ${cluster} match.`);
+  });
+
+  it('answers the capacity verdict as GET /capacity does, with the plan of an instance that is not ok', async () => {
+    const client = await connect(mockCredentials.user.header(BOB));
+    const report: CapacityReport = await rest('/capacity', BOB);
+    // the worst instance of the fleet: its plan is the one asked for
+    const rank = { ok: 0, 'near-capacity': 1, 'over-capacity': 2 } as const;
+    const worst = [...report.items].sort((a, b) => rank[b.verdict] - rank[a.verdict])[0];
+    const { cluster } = worst;
+    const expected: CapacityReport = await rest(`/capacity?cluster=${cluster}`, BOB);
+    const { output } = await call(client, 'get-capacity-verdict', { cluster, plan: true });
+    expect(output.cluster).toBe(cluster);
+    expect(output.instances.map((i: any) => [i.instance, i.verdict, i.answer, i.advice, i.source])).toEqual(
+      expected.items.map(i => [i.instance, i.verdict, i.answer, i.advice, i.source]),
+    );
+    expect(output.summary).toBe(expected.items.map(i => `${i.instance}: ${i.answer}`).join(' '));
+    const mine = output.instances.find((i: any) => i.instance === worst.instance);
+    const theirs = expected.items.find(i => i.instance === worst.instance)!;
+    expect(
+      mine.controllers.map((c: any) => [c.controller, c.verdict, c.source, c.figures.utilisation, c.reasons.map((r: any) => r.code)]),
+    ).toEqual(
+      theirs.controllers.map(c => [c.controller, c.verdict, c.source, c.figures.utilisation, c.reasons.map(r => r.code)]),
+    );
+    // every figure says where it comes from
+    for (const c of mine.controllers) {
+      for (const figure of Object.values(c.figures) as any[]) {
+        expect(['measured', 'configured', 'estimated']).toContain(figure.source);
+      }
+    }
+    if (worst.verdict === 'ok') {
+      expect(mine.plan).toBeUndefined();
+    } else {
+      const plan: ShardingPlan = await rest(`/capacity/plan?cluster=${cluster}&instance=${worst.instance}`, BOB);
+      expect(mine.plan.summary).toBe(plan.summary);
+      expect(mine.plan.commandCount).toBe(plan.commands.length);
+      expect(mine.plan.commands).toEqual(plan.commands.slice(0, 20));
+    }
+    // one instance, and a cluster Flux Fleet does not watch: the API's own words
+    const one = (await call(client, 'get-capacity-verdict', { cluster, instance: worst.instance })).output;
+    expect(one.instances.map((i: any) => i.instance)).toEqual([worst.instance]);
+    expect(one.instances[0].plan).toBeUndefined();
+    const unknown = await call(client, 'get-capacity-verdict', { cluster: 'no-such-cluster' });
+    expect(unknown.error).toMatch(/watches no cluster named 'no-such-cluster'/);
   });
 
   it("lists objects with the objects API's filters, page by page", async () => {

@@ -1,5 +1,6 @@
 import type { AuthService, DiscoveryService } from '@backstage/backend-plugin-api';
 import type { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
+import { registerCapacityVerdictAction } from './capacityVerdictAction';
 import { registerDeployStatusAction } from './deployStatusAction';
 import { registerExplainObjectAction } from './explainObjectAction';
 import { FleetApiClient } from './FleetApiClient';
@@ -22,7 +23,5 @@ export function registerFluxFleetActions(options: {
   registerExplainObjectAction(registry, api);
   registerListActions(registry, api);
   registerWriteActions(registry, api);
-  // NOT YET: `get-capacity-verdict` (is one Flux instance near its limit, and how to shard it) belongs here once
-  // the capacity verdict has its REST route; it is not registered until then, so no assistant is offered a tool
-  // that cannot answer.
+  registerCapacityVerdictAction(registry, api);
 }
