@@ -25,7 +25,7 @@ import request from 'supertest';
 import { capturingRootLogger } from '../__testUtils__/capturingRootLogger';
 import { FleetBackend, startFleetBackend } from '../__testUtils__/startFleetBackend';
 
-jest.setTimeout(60_000);
+jest.setTimeout(150_000);
 
 /** Alice's team owns checkout; Bob owns nothing. */
 const ALICE = 'user:default/alice';
@@ -162,7 +162,8 @@ describe('Flux Fleet over MCP', () => {
     await fleet.waitFor('every cluster synced', async () => {
       const { items } = await fleet.get('/clusters');
       return items.every((c: ClusterHealth) => c.synced && c.readOnly !== undefined) ? true : undefined;
-    });
+      // a shared test machine may take a minute to list three clusters
+    }, 90_000);
   });
 
   afterAll(async () => {
@@ -323,14 +324,13 @@ describe('Flux Fleet over MCP', () => {
         expect(['measured', 'configured', 'estimated']).toContain(figure.source);
       }
     }
-    if (worst.verdict === 'ok') {
-      expect(mine.plan).toBeUndefined();
-    } else {
-      const plan: ShardingPlan = await rest(`/capacity/plan?cluster=${cluster}&instance=${worst.instance}`, BOB);
-      expect(mine.plan.summary).toBe(plan.summary);
-      expect(mine.plan.commandCount).toBe(plan.commands.length);
-      expect(mine.plan.commands).toEqual(plan.commands.slice(0, 20));
-    }
+    // the plan only of an instance that is not ok
+    const plan: ShardingPlan | undefined =
+      worst.verdict === 'ok' ? undefined : await rest(`/capacity/plan?cluster=${cluster}&instance=${worst.instance}`, BOB);
+    const planShape = (p: { summary: string; commands: string[] }, count: number) => ({ summary: p.summary, count, commands: p.commands });
+    expect(mine.plan && planShape(mine.plan, mine.plan.commandCount)).toEqual(
+      plan && planShape({ summary: plan.summary, commands: plan.commands.slice(0, 20) }, plan.commands.length),
+    );
     // one instance, and a cluster Flux Fleet does not watch: the API's own words
     const one = (await call(client, 'get-capacity-verdict', { cluster, instance: worst.instance })).output;
     expect(one.instances.map((i: any) => i.instance)).toEqual([worst.instance]);
