@@ -36,6 +36,13 @@ export interface GroundTruth {
   clusters: Array<{ name: string; server: string; fluxVersion: string }>;
   objects: TruthObject[];
   findings: TruthFinding[];
+  /** Every Flux controller Deployment with the simulator's modelled capacity verdict. */
+  controllers: Array<{
+    cluster: string;
+    namespace: string;
+    deployment: string;
+    verdict: 'ok' | 'near-capacity' | 'over-capacity';
+  }>;
 }
 
 /**

@@ -63,6 +63,7 @@ test("an assistant with the guest's token lists Flux Fleet's tools and gets chec
         'flux-fleet.explain-flux-object',
         'flux-fleet.list-flux-findings',
         'flux-fleet.list-flux-objects',
+        'flux-fleet.get-capacity-verdict',
         'flux-fleet.reconcile-flux-object',
         'flux-fleet.suspend-flux-object',
         'flux-fleet.resume-flux-object',
@@ -84,6 +85,38 @@ test("an assistant with the guest's token lists Flux Fleet's tools and gets chec
       view.objects.map((o: any) => `${o.key} ${o.state.state}`).sort(),
     );
     expect(answer.summary).toMatch(/^component:default\/checkout is deployed \(every Flux object ready\) on \d+ of \d+ clusters\./);
+  } finally {
+    await client.close();
+  }
+});
+
+test("an assistant asks whether the demo's over-capacity Flux installation should shard, and gets GET /capacity's answer", async () => {
+  const token = await guestToken();
+  const client = await connect(token);
+  const api = async (path: string) =>
+    (await fetch(`${baseURL}/api/flux-fleet${path}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+  try {
+    const truth = await readTruth();
+    // the simulator's own load model names the over-capacity controller's cluster (the demo: staging-us-east-1)
+    const over = truth.controllers.find(c => c.verdict === 'over-capacity');
+    if (!over) throw new Error('the ground truth has no over-capacity controller');
+    const result: any = await client.callTool({
+      name: 'flux-fleet.get-capacity-verdict',
+      arguments: { cluster: over.cluster, instance: over.namespace, plan: true },
+    });
+    expect(result.isError ?? false).toBe(false);
+    const answer = result.structuredContent;
+    const report = await api(`/capacity?cluster=${over.cluster}&instance=${over.namespace}`);
+    expect(answer.instances.map((i: any) => [i.instance, i.verdict, i.answer])).toEqual(
+      report.items.map((i: any) => [i.instance, i.verdict, i.answer]),
+    );
+    // before the first scrape round the verdict is the interval estimate's, which may be ok: no plan then
+    const plan =
+      report.items[0].verdict === 'ok'
+        ? undefined
+        : await api(`/capacity/plan?cluster=${over.cluster}&instance=${over.namespace}`);
+    const mine = answer.instances[0].plan;
+    expect(mine && [mine.summary, mine.commandCount]).toEqual(plan && [plan.summary, plan.commands.length]);
   } finally {
     await client.close();
   }
