@@ -18,12 +18,20 @@ import { FleetBackend, startFleetBackend } from './__testUtils__/startFleetBacke
 import { intervalSchedulerFactory } from './__testUtils__/intervalScheduler';
 import { PROMETHEUS_BINARY, startPrometheus, TestPrometheus } from './__testUtils__/startPrometheus';
 
-jest.setTimeout(300_000);
+// applying the plan's 140 kubectl commands takes over 10 minutes on the shared 2-core test machine
+jest.setTimeout(1_500_000);
 
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 // fluxFleet.capacity.scrapeIntervalSeconds allows 5 s at least; on a shared 2-core test machine a round of the
 // demo's 41 controller pods takes longer than that, so the test collects every 10 s
 const SCRAPE_SECONDS = 10;
+// How long the instance may take to settle after the plan's last command. The new shards' figures follow the labels
+// at once; the main kustomize-controller keeps the share of its backlog that belongs to the objects it still owns
+// (at 140 % the queue grows by λ − c/E[S] ≈ 0.13 items a second: about 80 items after the simulator's 10 minutes
+// of warm-up, more by the time the plan is applied; a third stays) and drains it at c/E[S] − λ ≈ 0.18 a second
+// with every worker busy: up to about 4 minutes when the labels change at once. On a slow machine the labels take
+// minutes to apply and the backlog drains meanwhile (38 s after the last command, measured here).
+const SETTLE_SECONDS = 300;
 
 type TruthController = ReturnType<FleetSim['truth']>['controllers'][number];
 
@@ -188,8 +196,9 @@ describe('capacity verdicts against the simulator’s truth (fleet S seed 7, the
       expect(report.items.flatMap(i => i.controllers)).toHaveLength(sim.truth().controllers.length);
     });
 
-    it("applies the over-capacity instance's plan with kubectl: every controller under 70 %, truth ok, no group split", async () => {
-      const before: CapacityReport = await fleet.get('/capacity');
+    it("applies the over-capacity instance's plan with kubectl: verdict ok, every reason ok or a note, truth ok, no group split", async () => {
+      // measured (it does not lean on the test before it having waited)
+      const before = await measuredReport(fleet, Date.now());
       const over = before.items.filter(i => i.verdict === 'over-capacity');
       expect(over.map(i => `${i.cluster}/${i.instance}`)).toEqual(['staging-us-east-1/flux-system']);
       const { cluster, instance } = over[0];
@@ -251,40 +260,78 @@ describe('capacity verdicts against the simulator’s truth (fleet S seed 7, the
         if (run && (run.code !== 0 || run.stderr !== '')) failed.push({ command, code: run.code, stderr: run.stderr });
       }
       expect(failed).toEqual([]);
+      // Every group's objects share one shard, as the simulator (not the plugin) places them. Generated HelmCharts
+      // take their label from their HelmRelease's spec.chart.metadata.labels, which the simulator does not copy onto
+      // them: their shard is checked through the HelmRelease. A contested object (the truth's owner `contested`,
+      // shard null: a tenant's own kustomize-controller selects it by its tenant label as well as the main one,
+      // flux2#4500) stays contested whatever its shard key, since the tenant controller does not select by it: its
+      // shard is the shard key the cluster holds on it, read with kubectl. Any other object is named.
+      const truthOf = new Map(
+        sim
+          .truth()
+          .objects.filter(o => o.cluster === cluster)
+          .map(o => [`${o.namespace}/${o.kind}/${o.name}`, o]),
+      );
+      const undescribed: string[] = [];
+      const shardOfObject = async (group: string, o: { namespace: string; kind: string; name: string }) => {
+        const key = `${o.namespace}/${o.kind}/${o.name}`;
+        const t = truthOf.get(key);
+        if (t?.shard) return t.shard;
+        if (t?.owner === 'contested') {
+          const got = await kubectlShell(
+            `kubectl get ${o.kind.toLowerCase()} -n ${o.namespace} ${o.name} -o jsonpath='{.metadata.labels.${plan.shardKey.replace(/\./g, '\\.')}}'`,
+            cluster,
+          );
+          return got.code === 0 ? got.stdout.trim() || 'main' : `unreadable (${got.stderr.trim()})`;
+        }
+        undescribed.push(`${key} in the group of ${group}: truth ${t ? `${t.owner}, shard ${t.shard}` : 'does not describe it'}`);
+        return undefined;
+      };
+      const split: Array<{ group: string; shards: string[] }> = [];
+      for (const g of plan.groups) {
+        const shards = new Set<string>();
+        for (const o of g.objects.filter(x => x.kind !== 'HelmChart')) {
+          const shard = await shardOfObject(g.name, o);
+          if (shard) shards.add(shard);
+        }
+        split.push({ group: g.name, shards: [...shards] });
+      }
+      expect(undescribed).toEqual([]);
+      expect(split.filter(g => g.shards.length !== 1)).toEqual([]);
       const applied = Date.now();
       let last = '';
-      // Utilisation follows the labels at once; the queue the over-capacity controller built before (10 minutes at
-      // 140 %) drains over minutes, and until it has, its measured queue wait stays above its shortest interval
-      // (a near-capacity reason, rightly). So: wait for every controller under 70 % measured after the change.
+      // Utilisation on the new shards follows the labels at once. The main controller keeps the share of its
+      // backlog (10 minutes and more at 140 %) that belongs to the objects it still owns, and drains it at its
+      // spare capacity c/E[S] − λ with every worker busy, as a real work queue does: its verdict is ok once that
+      // backlog is gone and one window of scrapes has seen it gone.
       const after = await fleet
         .waitFor(
-          `${cluster}/${instance} under 70 % within a few scrape intervals`,
+          `${cluster}/${instance} ok, every reason ok or a note`,
           async () => {
             const report: CapacityReport = await fleet.get(`/capacity?cluster=${cluster}&instance=${instance}`);
             const i = report.items[0];
             last = `${i.answer}\n${i.controllers
               .map(c => `${c.controller} ${c.verdict} ${c.source} ${c.measuredAt}: ${c.reasons.map(r => r.text).join('; ')}`)
               .join('\n')}`;
-            const settled = i.controllers.every(
-              c =>
-                c.measuredAt &&
-                Date.parse(c.measuredAt) > applied + SCRAPE_SECONDS * 1000 &&
-                (c.figures.utilisation?.value ?? 1) < 0.7,
-            );
+            const settled =
+              i.verdict === 'ok' &&
+              i.controllers.every(
+                c =>
+                  c.measuredAt &&
+                  Date.parse(c.measuredAt) > applied + SCRAPE_SECONDS * 1000 &&
+                  c.reasons.every(r => r.effect === 'ok' || r.effect === 'note'),
+              );
             return settled ? i : undefined;
           },
-          9 * SCRAPE_SECONDS * 1000,
+          SETTLE_SECONDS * 1000,
         )
         .catch(error => {
           throw new Error(`${error}; last answer: ${last}`);
         });
+      // eslint-disable-next-line no-console
+      console.info(`${cluster}/${instance} ok ${Math.round((Date.now() - applied) / 1000)} s after the plan was applied`);
       expect(after.source).toBe('metrics');
-      expect(after.verdict).not.toBe('over-capacity');
-      // ok but for the draining backlog's queue wait, if it has not drained yet
-      const notOk = after.controllers.flatMap(c =>
-        c.reasons.filter(r => r.effect !== 'ok' && r.effect !== 'note').map(r => `${c.controller}: ${r.code}`),
-      );
-      expect(notOk.filter(r => !r.endsWith(': queue-wait-over-interval'))).toEqual([]);
+      expect(after.verdict).toBe('ok');
       // the simulator's own load model agrees: every controller of the instance ok now
       expect(
         sim
@@ -292,32 +339,6 @@ describe('capacity verdicts against the simulator’s truth (fleet S seed 7, the
           .controllers.filter(t => t.cluster === cluster && t.namespace === instance && t.verdict !== 'ok')
           .map(t => `${t.deployment} ${t.verdict}`),
       ).toEqual([]);
-      // every group's objects share one shard, as the simulator (not the plugin) reads their labels
-      const shardOf = new Map(
-        sim
-          .truth()
-          .objects.filter(o => o.cluster === cluster)
-          .map(o => [`${o.namespace}/${o.kind}/${o.name}`, o.shard]),
-      );
-      const split = plan.groups
-        .map(g => ({
-          group: g.name,
-          // generated HelmCharts take their label from their HelmRelease's spec.chart.metadata.labels, which the
-          // simulator does not copy onto them: their shard is checked through the HelmRelease
-          // objects on no shard of the instance (the truth's shard null: a tenant's own controller reconciles them,
-          // which the shard key does not move) or that the truth does not describe are left out; every group keeps
-          // at least one checked object
-          shards: [
-            ...new Set(
-              g.objects
-                .filter(o => o.kind !== 'HelmChart')
-                .map(o => shardOf.get(`${o.namespace}/${o.kind}/${o.name}`))
-                .filter(shard => shard !== undefined && shard !== null),
-            ),
-          ],
-        }));
-      expect(split.filter(g => g.shards.length > 1)).toEqual([]);
-      expect(split.filter(g => g.shards.length === 0).length).toBeLessThan(split.length);
     });
   });
 });
