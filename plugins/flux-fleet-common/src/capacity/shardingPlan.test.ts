@@ -93,9 +93,7 @@ describe('planSharding', () => {
   });
 
   it("never takes a tenant's own controller (selected by another label) for a shard of the shard key", () => {
-    const kustomize = SHARDED.find(
-      c => c.component === 'kustomize-controller' && c.shard === 'main',
-    )!;
+    const kustomize = SHARDED.find(c => c.component === 'kustomize-controller' && c.shard === 'main')!;
     const tenantController = {
       ...kustomize,
       name: 'kustomize-controller-payments',
@@ -104,11 +102,7 @@ describe('planSharding', () => {
     };
     const p = plan({
       controllers: [...SHARDED, tenantController],
-      objects: [
-        ...team('team-a', 12, 'shard1'),
-        ...team('team-f', 20, 'shard1'),
-        ...team('team-c', 8),
-      ],
+      objects: [...team('team-a', 12, 'shard1'), ...team('team-f', 20, 'shard1'), ...team('team-c', 8)],
     });
     expect(p.shards.map(s => s.name)).not.toContain('payments');
     expect(p.labelChanges.filter(c => c.to === 'payments')).toEqual([]);
