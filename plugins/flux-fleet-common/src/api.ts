@@ -11,6 +11,7 @@ import type {
   ReconcileState,
   TenancyBoundary,
 } from './types';
+import type { WatchBehind } from './clusterSync';
 import type {
   Enforcement,
   FindingType,
@@ -20,10 +21,15 @@ import type {
 
 /** How the backend's view of a cluster stands. */
 export type ClusterStatus =
-  /** Initial list done, watches running. */
+  /** Every watch of the cluster is live and caught up (rules §15). */
   | 'synced'
-  /** Listing for the first time, or relisting. */
+  /** Listing for the first time. */
   | 'syncing'
+  /**
+   * Listed once, but some watch is behind (relisting after `410 Gone`, backing off, throttled, reconnecting) or
+   * changes wait for their derivation: `lagMs` says how far, `behind` what and why (rules §15).
+   */
+  | 'lagging'
   /** Served from the database snapshot of an earlier run until the watches have resynced. */
   | 'restored'
   /** The cluster cannot be reached; its objects keep their last state, marked stale. */
@@ -35,6 +41,7 @@ export type ClusterStatus =
 export interface ClusterHealth {
   name: string;
   status: ClusterStatus;
+  /** `status === 'synced'`: every watch live and caught up (rules §15), not merely listed once. */
   synced: boolean;
   objectCount: number;
   countsByKind: Partial<Record<FluxKind, number>>;
@@ -42,6 +49,8 @@ export interface ClusterHealth {
   lastEventAt?: string;
   /** How far behind the cluster the index may be, in milliseconds. */
   lagMs?: number;
+  /** The watches behind and why, longest first, while the cluster is `lagging` or `syncing` (rules §15). */
+  behind?: WatchBehind[];
   unreachableSince?: string;
   /** The last error, as a message that names the cluster; never contains credentials. */
   lastError?: string;

@@ -54,12 +54,22 @@ const reference = z
 export const clusterHealthSchema = z
   .object({
     name: z.string(),
-    status: z.enum(['synced', 'syncing', 'restored', 'unreachable', 'unauthorized']),
+    status: z.enum(['synced', 'syncing', 'lagging', 'restored', 'unreachable', 'unauthorized']),
     synced: z.boolean(),
     objectCount: z.number().int(),
     countsByKind: countsBy(fluxKind),
     lastEventAt: time.optional(),
     lagMs: z.number().optional(),
+    behind: z
+      .array(
+        z.object({
+          watch: z.string(),
+          reason: z.enum(['listing', 'relisting', 'backoff', 'throttled', 'reconnecting', 'analysing']),
+          lagMs: z.number(),
+        }),
+      )
+      .optional()
+      .describe('the watches behind and why, longest first (rules §15)'),
     unreachableSince: time.optional(),
     lastError: z.string().optional(),
     fluxVersions: z.array(z.string()),

@@ -1,4 +1,5 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
+import type { WatchFollowState } from '@flux-fleet/plugin-flux-fleet-common';
 import type { WatchSettings } from '../config/FleetConfig';
 import { Backoff } from './Backoff';
 import type { ClusterClient } from './ClusterClient';
@@ -34,11 +35,14 @@ export interface ClusterSinks {
 /** What a cluster watcher knows about how well it follows its cluster. */
 export interface ClusterWatchHealth {
   connection: ConnectionHealthSnapshot;
-  synced: boolean;
+  /** Discovery done and every watch listed once: the objects are all known, perhaps not up to the second. */
+  listed: boolean;
+  /** Whether discovery of the Flux kinds served has succeeded once. */
+  discovered: boolean;
+  /** What each watch is doing, for the cluster's sync status (rules §15). */
+  watches: WatchFollowState[];
   /** API group → version read. */
   servedVersions: Record<string, string>;
-  /** How long some watch of this cluster has not been following it (0 when all are). */
-  lagMs: number;
 }
 
 const FLUX_CONTROLLERS: WatchedResource = {
@@ -133,6 +137,9 @@ export class ClusterWatcher {
   private rediscoverTimer?: NodeJS.Timeout;
   private probeTimer?: NodeJS.Timeout;
   private stopped = false;
+  /** Ends the backoff discovery sleeps out, while it does. */
+  private discoveryWake?: AbortController;
+  private readonly notify: () => void;
 
   constructor(
     private readonly client: ClusterClient,
@@ -143,13 +150,12 @@ export class ClusterWatcher {
     /** Shared by the watchers of every cluster: how many lists may run at once (see startWatching). */
     private readonly limitList: <T>(task: () => Promise<T>) => Promise<T> = createLimiter(4),
   ) {
+    this.notify = () => onStatusChange(this.health.snapshot().status);
     this.health = new ConnectionHealth(settings.unreachableAfterMs, status => {
       if (status === 'unreachable' || status === 'unauthorized') {
         this.logger.warn(
           `Flux Fleet: cluster '${client.cluster}' is ${status}; its objects keep their last state, marked stale (${this.health.snapshot().lastError})`,
         );
-      } else if (status === 'synced') {
-        this.logger.info(`Flux Fleet: cluster '${client.cluster}' is synced`);
       }
       onStatusChange(status);
     });
@@ -182,20 +188,34 @@ export class ClusterWatcher {
   }
 
   watchHealth(): ClusterWatchHealth {
-    const now = Date.now();
-    let behindSince: number | undefined;
-    for (const { informer, unavailable } of this.informers.values()) {
-      const since = informer.notFollowingSince;
-      if (!unavailable && since !== undefined) {
-        behindSince = Math.min(behindSince ?? since, since);
-      }
+    const watches: WatchFollowState[] = [];
+    for (const [id, { informer, unavailable }] of this.informers) {
+      watches.push({ ...informer.followState(id.replace(/^flux\//, '')), ...(unavailable && { unavailable }) });
     }
     return {
       connection: this.health.snapshot(),
-      synced: this.isSynced(),
+      listed: this.isSynced(),
+      discovered: this.discovered,
+      watches,
       servedVersions: { ...this.servedVersions },
-      lagMs: behindSince === undefined ? 0 : now - behindSince,
     };
+  }
+
+  /**
+   * The cluster answered: every watcher sleeping out a backoff retries now instead of after up to
+   * `backoffMaxMs` (issue 11: 24.5 s back to the truth after an outage). Throttled ones keep their Retry-After.
+   */
+  private wakeSleepers(): void {
+    let woken = 0;
+    for (const { informer } of this.informers.values()) if (informer.wake()) woken++;
+    if (this.discoveryWake) {
+      this.discoveryWake.abort();
+      this.discoveryWake = undefined;
+      woken++;
+    }
+    if (woken > 0) {
+      this.logger.debug(`Flux Fleet: cluster '${this.cluster}' answers again; ${woken} watches retry now`);
+    }
   }
 
   private isSynced(): boolean {
@@ -218,7 +238,10 @@ export class ClusterWatcher {
       this.client
         .getJson('/version', {}, this.abort.signal)
         .then(
-          () => this.health.succeeded(false),
+          () => {
+            this.health.succeeded(false);
+            this.wakeSleepers();
+          },
           error => {
             if (this.stopped) return;
             if (error instanceof KubernetesRequestError) {
@@ -273,6 +296,8 @@ export class ClusterWatcher {
       const entry = this.entryOf(informer);
       if (entry) entry.unavailable = false;
       this.health.succeeded(entry?.essential ?? false);
+      this.wakeSleepers();
+      this.notify();
     },
     failed: (informer, error, retryInMs) => {
       const entry = this.entryOf(informer);
@@ -285,8 +310,12 @@ export class ClusterWatcher {
       );
       this.health.failed(error, entry.essential);
       this.health.setSynced(this.isSynced());
+      this.notify();
     },
-    listed: () => this.health.setSynced(this.isSynced()),
+    listed: () => {
+      this.health.setSynced(this.isSynced());
+      this.notify();
+    },
     heard: (_informer, eventType) => this.health.heard(eventType),
     vanished: informer => {
       const entry = this.entryOf(informer);
@@ -330,7 +359,10 @@ export class ClusterWatcher {
               });
         const delay = backoff.next(failure.retryAfterMs);
         this.health.failed(failure, true);
-        await sleep(delay, this.abort.signal);
+        const wake = new AbortController();
+        // a throttled discovery keeps the Retry-After the server asked for
+        if (failure.status !== 429) this.discoveryWake = wake;
+        await sleep(delay, AbortSignal.any([this.abort.signal, wake.signal]));
       }
     }
   }
@@ -390,5 +422,6 @@ export class ClusterWatcher {
     }
     this.discovered = true;
     this.health.setSynced(this.isSynced());
+    this.notify();
   }
 }

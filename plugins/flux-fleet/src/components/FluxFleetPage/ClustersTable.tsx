@@ -12,6 +12,7 @@ import { NOWRAP_CELL, TruncatedText } from '../shared/TruncatedText';
 const STATUS: Record<ClusterStatus, { tone: StateTone; label: string }> = {
   synced: { tone: 'ok', label: 'Synced' },
   syncing: { tone: 'pending', label: 'Syncing' },
+  lagging: { tone: 'warning', label: 'Lagging' },
   restored: { tone: 'warning', label: 'Restored from snapshot' },
   unreachable: { tone: 'error', label: 'Unreachable' },
   unauthorized: { tone: 'error', label: 'Credentials refused' },
