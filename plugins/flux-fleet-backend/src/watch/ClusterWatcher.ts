@@ -17,7 +17,17 @@ import {
   ResourceInformer,
 } from './ResourceInformer';
 import { sleep } from './sleep';
+import {
+  EVENTS,
+  FLUX_CONTROLLERS,
+  FLUX_CRDS,
+  NAMESPACES,
+  WORKLOADS,
+} from './supportingResources';
 import type { WatchedResource } from './WatchedResource';
+
+/** How often the version probe asks a cluster whose requests fail: how soon a recovery is noticed. */
+const RECOVERY_PROBE_MS = 500;
 
 /** The roles of what a cluster watcher watches besides Flux kinds. */
 export type SupportingRole = 'controllers' | 'namespaces' | 'workloads' | 'events' | 'crds';
@@ -44,75 +54,6 @@ export interface ClusterWatchHealth {
   /** API group → version read. */
   servedVersions: Record<string, string>;
 }
-
-const FLUX_CONTROLLERS: WatchedResource = {
-  group: 'apps',
-  version: 'v1',
-  kind: 'Deployment',
-  plural: 'deployments',
-  labelSelector: 'app.kubernetes.io/part-of=flux',
-};
-
-/** Workloads that carry the service label, read by a label-selected watch (rules §6). */
-const WORKLOADS: WatchedResource[] = [
-  ['apps', 'Deployment', 'deployments'],
-  ['apps', 'StatefulSet', 'statefulsets'],
-  ['apps', 'DaemonSet', 'daemonsets'],
-  ['batch', 'CronJob', 'cronjobs'],
-].map(([group, kind, plural]) => ({
-  group,
-  version: 'v1',
-  kind,
-  plural,
-  labelSelector: 'backstage.io/kubernetes-id',
-}));
-
-/** The Flux CRDs (Flux labels them part-of=flux), for their `status.storedVersions` (rules §10). */
-const FLUX_CRDS: WatchedResource = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  kind: 'CustomResourceDefinition',
-  plural: 'customresourcedefinitions',
-  labelSelector: 'app.kubernetes.io/part-of=flux',
-};
-
-const NAMESPACES: WatchedResource = {
-  group: '',
-  version: 'v1',
-  kind: 'Namespace',
-  plural: 'namespaces',
-};
-
-/**
- * A field selector that leaves out the Events of the kinds that make most of a cluster's Events (Pods,
- * ReplicaSets, Nodes…), which are never about a Flux object. Field selectors cannot say "group is one of", so
- * what remains is filtered on arrival by the store.
- */
-const EVENTS_FIELD_SELECTOR = [
-  'Pod',
-  'ReplicaSet',
-  'Node',
-  'Job',
-  'Deployment',
-  'StatefulSet',
-  'DaemonSet',
-  'Service',
-  'Endpoints',
-  'PersistentVolumeClaim',
-  'HorizontalPodAutoscaler',
-  'Lease',
-]
-  .map(kind => `involvedObject.kind!=${kind}`)
-  .join(',');
-
-const EVENTS: WatchedResource = {
-  group: '',
-  version: 'v1',
-  kind: 'Event',
-  plural: 'events',
-  fieldSelector: EVENTS_FIELD_SELECTOR,
-};
-
 
 interface InformerEntry {
   informer: ResourceInformer;
@@ -181,7 +122,7 @@ export class ClusterWatcher {
     this.stopped = true;
     this.abort.abort();
     clearTimeout(this.rediscoverTimer);
-    clearInterval(this.probeTimer);
+    clearTimeout(this.probeTimer);
     for (const { informer } of this.informers.values()) informer.stop();
     this.informers.clear();
     this.health.close();
@@ -228,13 +169,21 @@ export class ClusterWatcher {
 
   /**
    * Asks the API server for its version regularly. Open watches can keep streaming while the server no longer
-   * answers new requests (overloaded, hanging); only a new request shows that, within the request timeout.
+   * answers new requests (overloaded, hanging); only a new request shows that, within the request timeout. While
+   * requests fail it asks every {@link RECOVERY_PROBE_MS} instead, so that a cluster coming back is noticed (and
+   * its sleeping watchers woken) within half a second rather than after a backoff of up to `backoffMaxMs`.
    */
   private startProbe() {
-    let inFlight = false;
-    this.probeTimer = setInterval(() => {
-      if (inFlight || this.stopped) return;
-      inFlight = true;
+    const next = () => {
+      if (this.stopped) return;
+      const failing = this.health.snapshot().failingSince !== undefined;
+      const delay = failing
+        ? Math.min(RECOVERY_PROBE_MS, this.settings.probeIntervalMs)
+        : this.settings.probeIntervalMs;
+      this.probeTimer = setTimeout(probe, delay);
+      this.probeTimer.unref?.();
+    };
+    const probe = () => {
       this.client
         .getJson('/version', {}, this.abort.signal)
         .then(
@@ -249,11 +198,9 @@ export class ClusterWatcher {
             }
           },
         )
-        .finally(() => {
-          inFlight = false;
-        });
-    }, this.settings.probeIntervalMs);
-    this.probeTimer.unref?.();
+        .finally(next);
+    };
+    next();
   }
 
   private startSupporting() {
