@@ -208,7 +208,10 @@ export interface EntityLink {
 export interface EntityView {
   entityRef: string;
   link: EntityLink;
+  /** Its objects in key order, at most the request's `limit` (default 5,000). */
   objects: FleetObject[];
+  /** How many objects the entity links: more than `objects` holds when the answer was cut at the limit. */
+  totalCount?: number;
   /** Health of every cluster that holds one of its objects, and of every cluster not synced. */
   clusters: ClusterHealth[];
   /**

@@ -4,6 +4,7 @@ import {
   capacityPlanQuerySchema,
   capacityQuerySchema,
   emptyBodySchema,
+  entityQuerySchema,
   findingsQuerySchema,
   instancesQuerySchema,
   objectQuerySchema,
@@ -174,8 +175,12 @@ export function buildOpenApiDocument(): object {
       ),
       '/entity/{kind}/{namespace}/{name}': get(
         "A catalog entity's Flux objects across clusters",
-        { ...ok(entityViewSchema, 'the entity view'), ...notFound },
-        pathParameters(['kind', 'namespace', 'name']),
+        {
+          ...ok(entityViewSchema, 'the entity view'),
+          400: { $ref: '#/components/responses/Error' },
+          ...notFound,
+        },
+        [...pathParameters(['kind', 'namespace', 'name']), ...queryParameters(entityQuerySchema)],
       ),
       '/findings': get(
         'Findings of the fleet analysis',

@@ -299,6 +299,11 @@ export const entityViewSchema = z
       labelSelector: z.string().optional(),
     }),
     objects: z.array(fleetObjectSchema),
+    totalCount: z
+      .number()
+      .int()
+      .optional()
+      .describe('how many objects the entity links; more than objects holds when the answer was cut at limit'),
     clusters: z.array(clusterHealthSchema),
     instances: z.array(instanceSummarySchema).optional(),
   })
