@@ -26,6 +26,7 @@ import {
   MAX_ENTITY_OBJECTS,
   findingsQuerySchema,
   instancesQuerySchema,
+  malformedQuerySchema,
   noQuerySchema,
   objectPathSchema,
   objectQuerySchema,
@@ -226,6 +227,19 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     };
     signals.entityViewed(entity.entityRef, entity.link);
     sendJson(res, view);
+  });
+
+  // Objects malformed as read (skipped, or read with problems); a restricted reader sees the read ones it may read.
+  router.get('/malformed', async (req, res) => {
+    const query = parseInput(malformedQuerySchema, req.query, 'query');
+    requireCluster(fleetIndex, query.cluster);
+    const filter = await readFilter(req);
+    const items = (fleetIndex.malformed?.(query.cluster) ?? []).filter(m => {
+      if (!filter) return true;
+      const o = m.key === undefined ? undefined : fleetIndex.object(m.key);
+      return o !== undefined && readable(filter, o);
+    });
+    sendJson(res, { items });
   });
 
   router.get('/versions', async (req, res) => {

@@ -49,6 +49,8 @@ export interface ClusterHealth {
   lastEventAt?: string;
   /** How far behind the cluster the index may be, in milliseconds. */
   lagMs?: number;
+  /** Objects of the cluster that were malformed as read (`GET /malformed?cluster=` lists them). */
+  malformedCount?: number;
   /** The watches behind and why, longest first, while the cluster is `lagging` or `syncing` (rules §15). */
   behind?: WatchBehind[];
   unreachableSince?: string;
@@ -60,6 +62,23 @@ export interface ClusterHealth {
   servedVersions: Record<string, string>;
   /** Whether the credentials may write (false: actions answer that they are read-only). */
   readOnly?: boolean;
+}
+
+/**
+ * An object of a cluster that was malformed as read (`GET /malformed`): `skipped` when it could not be read at all
+ * (no name, not an object…), `read` when it is served with some fields ignored or cut (its `problems`).
+ */
+export interface MalformedObject {
+  cluster: string;
+  /** The Flux kind, or `object` for a supporting object (controller Deployment, namespace, workload). */
+  kind: string;
+  namespace: string;
+  name: string;
+  disposition: 'skipped' | 'read';
+  /** What is wrong, each naming the field. */
+  problems: string[];
+  /** The object's key in the index, when it is served (`read`). */
+  key?: string;
 }
 
 /** A Flux object as the API serves it: identity, derived answers, and the few spec fields people read. */

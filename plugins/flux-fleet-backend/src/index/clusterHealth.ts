@@ -61,6 +61,7 @@ export function healthOf(entry: ClusterEntry, now: number): ClusterHealth {
     ...(connection?.lastError !== undefined && { lastError: connection.lastError }),
     fluxVersions,
     servedVersions: watch?.servedVersions ?? {},
+    ...(store.malformedObjects.size > 0 && { malformedCount: store.malformedObjects.size }),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   entityQuerySchema,
   findingsQuerySchema,
   instancesQuerySchema,
+  malformedQuerySchema,
   objectQuerySchema,
   reconcileBodySchema,
   shardsQuerySchema,
@@ -20,6 +21,7 @@ import {
   fleetObjectDetailSchema,
   fleetSummarySchema,
   instanceSummarySchema,
+  malformedObjectSchema,
   itemsOf,
   objectPageSchema,
   shardSummarySchema,
@@ -181,6 +183,11 @@ export function buildOpenApiDocument(): object {
           ...notFound,
         },
         [...pathParameters(['kind', 'namespace', 'name']), ...queryParameters(entityQuerySchema)],
+      ),
+      '/malformed': get(
+        'Objects malformed as read: skipped, or served with the problems named',
+        { ...ok(itemsOf(malformedObjectSchema), 'the malformed objects'), ...notFound },
+        queryParameters(malformedQuerySchema),
       ),
       '/findings': get(
         'Findings of the fleet analysis',

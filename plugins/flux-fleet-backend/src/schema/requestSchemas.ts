@@ -90,6 +90,11 @@ export const findingsQuerySchema = z.strictObject({
   type: list(z.enum(FINDING_TYPES), 'finding types'),
 });
 
+/** Query of `GET /malformed`. */
+export const malformedQuerySchema = z.strictObject({
+  cluster: name.optional(),
+});
+
 /** Routes without parameters. */
 export const noQuerySchema = z.strictObject({});
 

@@ -8,6 +8,7 @@ import {
   ClusterHealth,
   ENFORCEMENT_LEVELS,
   EntityView,
+  MalformedObject,
   Finding,
   FINDING_TYPES,
   FLUX_KINDS,
@@ -75,6 +76,7 @@ export const clusterHealthSchema = z
     fluxVersions: z.array(z.string()),
     servedVersions: z.record(z.string(), z.string()),
     readOnly: z.boolean().optional(),
+    malformedCount: z.number().int().optional().describe('objects malformed as read (GET /malformed?cluster= lists them)'),
   })
   .register(apiSchemas, { id: 'ClusterHealth' }) satisfies z.ZodType<ClusterHealth>;
 
@@ -290,6 +292,18 @@ export const fleetSummarySchema = z
     generatedAt: time,
   })
   .register(apiSchemas, { id: 'FleetSummary' }) satisfies z.ZodType<FleetSummary>;
+
+export const malformedObjectSchema = z
+  .object({
+    cluster: z.string(),
+    kind: z.string(),
+    namespace: z.string(),
+    name: z.string(),
+    disposition: z.enum(['skipped', 'read']).describe('skipped: could not be read at all; read: served with problems'),
+    problems: z.array(z.string()),
+    key: z.string().optional(),
+  })
+  .register(apiSchemas, { id: 'MalformedObject' }) satisfies z.ZodType<MalformedObject>;
 
 export const entityViewSchema = z
   .object({
