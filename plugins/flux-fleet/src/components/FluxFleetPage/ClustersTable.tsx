@@ -6,6 +6,7 @@ import {
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { StateTone } from '../../lib/stateText';
 import { Age, RelativeTime } from '../shared/RelativeTime';
+import { MalformedObjectsNote } from '../shared/MalformedObjectsNote';
 import { StatusTone } from '../shared/StatusTone';
 import { NOWRAP_CELL, TruncatedText } from '../shared/TruncatedText';
 
@@ -90,6 +91,7 @@ export const ClustersTable = (props: {
               )}
               {c.readOnly ? ' · read-only' : ''}
             </span>
+            <MalformedObjectsNote cluster={c.name} count={c.malformedCount} />
           </StatusTone>
         );
       },
