@@ -26,8 +26,9 @@ export function clusterDisposition(
   switch (health.status) {
     case 'synced':
       return 'reconcile';
+    // lagging: listed once, some watch behind (relisting, throttled: rules §15); what is there is right, what is
+    // missing may still come
     case 'restored':
-    // listed once, some watch behind (relisting, throttled: rules §15): what is there is right, what is missing may come
     case 'lagging':
       return 'add-only';
     case 'unreachable':

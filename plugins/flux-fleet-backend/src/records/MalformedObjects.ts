@@ -10,7 +10,10 @@ const MAX_REMEMBERED = 1_000;
 /** The namespace and name of a raw object, as far as it has them. */
 function identityOf(raw: unknown): { namespace: string; name: string } {
   const metadata = (raw as { metadata?: { namespace?: unknown; name?: unknown } } | null)?.metadata;
-  const text = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? '' : String(v));
+  const text = (v: unknown) => {
+    if (typeof v === 'string') return v;
+    return v === undefined ? '' : String(v);
+  };
   return { namespace: text(metadata?.namespace), name: text(metadata?.name) || '?' };
 }
 

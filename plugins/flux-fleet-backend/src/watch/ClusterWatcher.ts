@@ -174,33 +174,35 @@ export class ClusterWatcher {
    * its sleeping watchers woken) within half a second rather than after a backoff of up to `backoffMaxMs`.
    */
   private startProbe() {
-    const next = () => {
-      if (this.stopped) return;
-      const failing = this.health.snapshot().failingSince !== undefined;
-      const delay = failing
-        ? Math.min(RECOVERY_PROBE_MS, this.settings.probeIntervalMs)
-        : this.settings.probeIntervalMs;
-      this.probeTimer = setTimeout(probe, delay);
-      this.probeTimer.unref?.();
-    };
-    const probe = () => {
-      this.client
-        .getJson('/version', {}, this.abort.signal)
-        .then(
-          () => {
-            this.health.succeeded(false);
-            this.wakeSleepers();
-          },
-          error => {
-            if (this.stopped) return;
-            if (error instanceof KubernetesRequestError) {
-              this.health.failed(error, true);
-            }
-          },
-        )
-        .finally(next);
-    };
-    next();
+    this.scheduleProbe();
+  }
+
+  private scheduleProbe() {
+    if (this.stopped) return;
+    const failing = this.health.snapshot().failingSince !== undefined;
+    const delay = failing
+      ? Math.min(RECOVERY_PROBE_MS, this.settings.probeIntervalMs)
+      : this.settings.probeIntervalMs;
+    this.probeTimer = setTimeout(() => this.probe(), delay);
+    this.probeTimer.unref?.();
+  }
+
+  private probe() {
+    this.client
+      .getJson('/version', {}, this.abort.signal)
+      .then(
+        () => {
+          this.health.succeeded(false);
+          this.wakeSleepers();
+        },
+        error => {
+          if (this.stopped) return;
+          if (error instanceof KubernetesRequestError) {
+            this.health.failed(error, true);
+          }
+        },
+      )
+      .finally(() => this.scheduleProbe());
   }
 
   private startSupporting() {
