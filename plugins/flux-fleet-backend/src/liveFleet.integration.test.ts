@@ -199,6 +199,19 @@ describe('Flux Fleet following a live simulated fleet', () => {
       const huge = byName.get('malformed-huge-message');
       expect(huge?.state.message.length).toBeLessThanOrEqual(1_024);
       expect(huge?.problems?.join(' ')).toContain('cut');
+      // each listed with its problem, and counted in the cluster's health (issue 11: they were in the API only)
+      const listed = await fleet.waitFor('the malformed objects listed', async () => {
+        const { items } = await fleet.get(`/malformed?cluster=${name}`);
+        return items.length >= malformed.length ? items : undefined;
+      }, 5_000);
+      expect(listed.find((m: any) => m.name === 'malformed-wrong-types')).toMatchObject({
+        cluster: name,
+        kind: expect.any(String),
+        disposition: 'read',
+        key: keys[malformed.findIndex(m => m.name === 'malformed-wrong-types')],
+        problems: expect.arrayContaining([expect.stringContaining('spec.sourceRef should be an object')]),
+      });
+      expect((await healthOf(name)).malformedCount).toBe(listed.length);
       // the rest of the cluster is unaffected
       expect((await healthOf(name)).status).toBe('synced');
       const objects = (await allObjects(fleet)).filter(o => o.ref.cluster === name);

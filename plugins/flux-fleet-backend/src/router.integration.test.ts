@@ -100,6 +100,19 @@ describe('the flux-fleet API on a simulated fleet', () => {
                 },
               },
             },
+            ...[
+              // issue 11: 3,000 terms that every object satisfies answered the whole fleet
+              ['huge-selector', Array.from({ length: 3_000 }, (_, i) => `!absent-${i}`).join(',')],
+              ['bad-selector', 'app in (checkout'],
+            ].map(([name, selector]) => ({
+              apiVersion: 'backstage.io/v1alpha1',
+              kind: 'Component',
+              metadata: {
+                name,
+                namespace: 'default',
+                annotations: { 'backstage.io/kubernetes-label-selector': selector },
+              },
+            })),
           ],
         }),
       ],
@@ -246,6 +259,31 @@ describe('the flux-fleet API on a simulated fleet', () => {
     for (const o of bySelector.objects as FleetObject[]) {
       expect(view.objects.some((v: FleetObject) => v.key === o.key)).toBe(true);
     }
+  });
+
+  it('answers 400 naming the entity and what is wrong with its label selector, never the whole fleet nor nothing', async () => {
+    for (const [name, problem] of [
+      ['huge-selector', 'the label selector is 37,889 characters long; Flux Fleet reads at most 4,096'],
+      ['bad-selector', 'app in (checkout'],
+    ]) {
+      const res = await request(fleet.backend.server)
+        .get(`/api/flux-fleet/entity/component/default/${name}`)
+        .set('Authorization', mockCredentials.user.header());
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toContain(
+        `Entity component:default/${name}: annotation backstage.io/kubernetes-label-selector: `,
+      );
+      expect(res.body.error.message).toContain(problem);
+    }
+  });
+
+  it('bounds an entity view at the limit asked for, saying how many objects the entity links', async () => {
+    const whole = await fleet.get('/entity/component/default/checkout');
+    expect(whole.totalCount).toBe(whole.objects.length);
+    expect(whole.totalCount).toBeGreaterThan(2);
+    const cut = await fleet.get('/entity/component/default/checkout?limit=2');
+    expect(cut.objects.map((o: FleetObject) => o.key)).toEqual(whole.objects.slice(0, 2).map((o: FleetObject) => o.key));
+    expect(cut.totalCount).toBe(whole.totalCount);
   });
 
   it('filters, sorts and pages objects as asked', async () => {

@@ -5,9 +5,11 @@ import type {
   LifecycleService,
   LoggerService,
 } from '@backstage/backend-plugin-api';
-import { NotFoundError } from '@backstage/errors';
+import { InputError, NotFoundError } from '@backstage/errors';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
 import {
+  ANNOTATIONS,
+  checkEntityLabelSelector,
   EntityView,
   FleetObject,
   fluxObjectKey,
@@ -20,8 +22,11 @@ import { buildEntityView } from './api/entityView';
 import { buildOpenApiDocument } from './schema/openApiDocument';
 import {
   entityPathSchema,
+  entityQuerySchema,
+  MAX_ENTITY_OBJECTS,
   findingsQuerySchema,
   instancesQuerySchema,
+  malformedQuerySchema,
   noQuerySchema,
   objectPathSchema,
   objectQuerySchema,
@@ -200,16 +205,41 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
         `The catalog has no entity ${path.kind}:${path.namespace}/${path.name}`,
       );
     }
+    const query = parseInput(entityQuerySchema, req.query, 'query');
+    const selector = entity.link.labelSelector;
+    const selectorProblem = selector === undefined ? undefined : checkEntityLabelSelector(selector).error;
+    if (selectorProblem !== undefined) {
+      // never the whole fleet, nor silently nothing: the entity's page shows this message
+      throw new InputError(
+        `Entity ${entity.entityRef}: annotation ${ANNOTATIONS.kubernetesLabelSelector}: ${selectorProblem}`,
+      );
+    }
     const filter = await readFilter(req);
-    const objects = fleetIndex
+    const all = fleetIndex
       .entityObjects(entity.link)
       .filter(o => readable(filter, o));
-    const view: EntityView = buildEntityView(entity, objects, {
-      clusters: clusters(),
-      instances: cluster => fleetIndex.instances(cluster),
-    });
+    const view: EntityView = {
+      ...buildEntityView(entity, all.slice(0, query.limit ?? MAX_ENTITY_OBJECTS), {
+        clusters: clusters(),
+        instances: cluster => fleetIndex.instances(cluster),
+      }),
+      totalCount: all.length,
+    };
     signals.entityViewed(entity.entityRef, entity.link);
     sendJson(res, view);
+  });
+
+  // Objects malformed as read (skipped, or read with problems); a restricted reader sees the read ones it may read.
+  router.get('/malformed', async (req, res) => {
+    const query = parseInput(malformedQuerySchema, req.query, 'query');
+    requireCluster(fleetIndex, query.cluster);
+    const filter = await readFilter(req);
+    const items = (fleetIndex.malformed?.(query.cluster) ?? []).filter(m => {
+      if (!filter) return true;
+      const o = m.key === undefined ? undefined : fleetIndex.object(m.key);
+      return o !== undefined && readable(filter, o);
+    });
+    sendJson(res, { items });
   });
 
   router.get('/versions', async (req, res) => {

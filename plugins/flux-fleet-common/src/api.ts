@@ -11,6 +11,7 @@ import type {
   ReconcileState,
   TenancyBoundary,
 } from './types';
+import type { WatchBehind } from './clusterSync';
 import type {
   Enforcement,
   FindingType,
@@ -20,10 +21,15 @@ import type {
 
 /** How the backend's view of a cluster stands. */
 export type ClusterStatus =
-  /** Initial list done, watches running. */
+  /** Every watch of the cluster is live and caught up (rules §15). */
   | 'synced'
-  /** Listing for the first time, or relisting. */
+  /** Listing for the first time. */
   | 'syncing'
+  /**
+   * Listed once, but some watch is behind (relisting after `410 Gone`, backing off, throttled, reconnecting) or
+   * changes wait for their derivation: `lagMs` says how far, `behind` what and why (rules §15).
+   */
+  | 'lagging'
   /** Served from the database snapshot of an earlier run until the watches have resynced. */
   | 'restored'
   /** The cluster cannot be reached; its objects keep their last state, marked stale. */
@@ -35,6 +41,7 @@ export type ClusterStatus =
 export interface ClusterHealth {
   name: string;
   status: ClusterStatus;
+  /** `status === 'synced'`: every watch live and caught up (rules §15), not merely listed once. */
   synced: boolean;
   objectCount: number;
   countsByKind: Partial<Record<FluxKind, number>>;
@@ -42,6 +49,10 @@ export interface ClusterHealth {
   lastEventAt?: string;
   /** How far behind the cluster the index may be, in milliseconds. */
   lagMs?: number;
+  /** Objects of the cluster that were malformed as read (`GET /malformed?cluster=` lists them). */
+  malformedCount?: number;
+  /** The watches behind and why, longest first, while the cluster is `lagging` or `syncing` (rules §15). */
+  behind?: WatchBehind[];
   unreachableSince?: string;
   /** The last error, as a message that names the cluster; never contains credentials. */
   lastError?: string;
@@ -51,6 +62,23 @@ export interface ClusterHealth {
   servedVersions: Record<string, string>;
   /** Whether the credentials may write (false: actions answer that they are read-only). */
   readOnly?: boolean;
+}
+
+/**
+ * An object of a cluster that was malformed as read (`GET /malformed`): `skipped` when it could not be read at all
+ * (no name, not an object…), `read` when it is served with some fields ignored or cut (its `problems`).
+ */
+export interface MalformedObject {
+  cluster: string;
+  /** The Flux kind, or `object` for a supporting object (controller Deployment, namespace, workload). */
+  kind: string;
+  namespace: string;
+  name: string;
+  disposition: 'skipped' | 'read';
+  /** What is wrong, each naming the field. */
+  problems: string[];
+  /** The object's key in the index, when it is served (`read`). */
+  key?: string;
 }
 
 /** A Flux object as the API serves it: identity, derived answers, and the few spec fields people read. */
@@ -199,7 +227,10 @@ export interface EntityLink {
 export interface EntityView {
   entityRef: string;
   link: EntityLink;
+  /** Its objects in key order, at most the request's `limit` (default 5,000). */
   objects: FleetObject[];
+  /** How many objects the entity links: more than `objects` holds when the answer was cut at the limit. */
+  totalCount?: number;
   /** Health of every cluster that holds one of its objects, and of every cluster not synced. */
   clusters: ClusterHealth[];
   /**

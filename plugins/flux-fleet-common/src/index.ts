@@ -10,6 +10,8 @@ export * from './permissions';
 export * from './api';
 export * from './fluxOperatorTypes';
 export * from './labelSelector';
+export * from './clusterSync';
+export * from './entitySelectorLimits';
 export * from './duration';
 export { compareText, compareShardNames } from './order';
 export { ValuePool, defaultValuePool } from './valuePool';

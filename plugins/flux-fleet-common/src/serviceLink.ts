@@ -3,10 +3,8 @@
  * catalog entity.
  */
 import type { EntityLink } from './api';
-import {
-  matchesLabelSelector,
-  parseLabelSelectorCached,
-} from './labelSelector';
+import { matchesLabelSelector } from './labelSelector';
+import { checkEntityLabelSelector } from './entitySelectorLimits';
 import { inventoryWorkloadIds, visitInventoryWorkloadIds } from './record';
 import type { FluxObjectRecord, WorkloadRecord } from './record';
 import { ANNOTATIONS, LABELS } from './vocabulary';
@@ -105,8 +103,8 @@ export function entityLinkOf(entity: EntityLike): EntityLink {
 
 /**
  * Whether a Flux object belongs to a catalog entity (rules §6): its service is the entity's kubernetes-id, or
- * its labels, or the labels of a workload it applied, match the entity's label selector. A malformed selector
- * matches nothing.
+ * its labels, or the labels of a workload it applied, match the entity's label selector. A malformed selector,
+ * or one past `ENTITY_SELECTOR_LIMITS`, matches nothing.
  */
 export function matchesEntityLink(
   target: EntityLinkTarget,
@@ -118,7 +116,8 @@ export function matchesEntityLink(
   if (link.labelSelector === undefined || link.labelSelector.trim() === '') {
     return false;
   }
-  const { selector } = parseLabelSelectorCached(link.labelSelector);
+  // bounded (ENTITY_SELECTOR_LIMITS): a selector past them matches nothing, and the entity's view says why
+  const { selector } = checkEntityLabelSelector(link.labelSelector);
   if (!selector) return false;
   if (matchesLabelSelector(selector, target.labels)) return true;
   for (const labels of target.workloadLabels ?? []) {

@@ -6,6 +6,7 @@ import type {
   FleetObject,
   FleetObjectDetail,
   FleetSummary,
+  MalformedObject,
   InstanceSummary,
   ObjectQuery,
   Page,
@@ -63,6 +64,11 @@ export interface FleetIndexService {
   object(key: string): FleetObject | undefined;
   objectDetail(key: string): FleetObjectDetail | undefined;
   findings(filter?: { cluster?: string; type?: string[] }): Finding[];
+  /**
+   * Objects that were malformed as read, of one cluster or all (skipped ones, and ones read with problems).
+   * Optional so that other implementations (test doubles) need not have it.
+   */
+  malformed?(cluster?: string): MalformedObject[];
   /** The Flux objects of a catalog entity, across clusters (rules §6). */
   entityObjects(link: EntityLink): FleetObject[];
   /** Calls the listener after each batch of changes; returns an unsubscribe function. */

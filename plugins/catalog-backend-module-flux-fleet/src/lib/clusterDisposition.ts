@@ -3,7 +3,8 @@ import type { ClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
 /**
  * What the provider may do with a cluster's entities, given how the index follows the cluster:
  * - `reconcile`: the index has the cluster's current structure: add, change and remove entities;
- * - `add-only`: the index serves an earlier snapshot (restored): add and change, never remove;
+ * - `add-only`: the index serves an earlier snapshot (restored) or lags behind the cluster: add and change, never
+ *   remove;
  * - `keep`: the index does not know the structure now (syncing, unreachable, unauthorized): emit nothing, so the
  *   catalog keeps what it has;
  * - `remove`: the cluster has been unreachable longer than the configured grace period: remove its entities.
@@ -25,7 +26,10 @@ export function clusterDisposition(
   switch (health.status) {
     case 'synced':
       return 'reconcile';
+    // lagging: listed once, some watch behind (relisting, throttled: rules §15); what is there is right, what is
+    // missing may still come
     case 'restored':
+    case 'lagging':
       return 'add-only';
     case 'unreachable':
     case 'unauthorized': {

@@ -62,12 +62,13 @@ export function testFleet(clusters: string[], analysis: AnalysisSettings = TEST_
   return { fleet, index: new FleetIndex(fleet, []), logger };
 }
 
-/** The health a watch reports, synced or still listing. */
-export function watchHealth(synced: boolean, over: Partial<ClusterWatchHealth['connection']> = {}): ClusterWatchHealth {
+/** The health a watch reports: every watch live and listed, or still listing (discovery not done). */
+export function watchHealth(listed: boolean, over: Partial<ClusterWatchHealth['connection']> = {}): ClusterWatchHealth {
   return {
-    connection: { status: synced ? 'synced' : 'syncing', since: 0, ...over },
-    synced,
+    connection: { status: listed ? 'synced' : 'syncing', since: 0, ...over },
+    listed,
+    discovered: listed,
+    watches: [],
     servedVersions: { 'kustomize.toolkit.fluxcd.io': 'v1' },
-    lagMs: 0,
   };
 }

@@ -1,4 +1,4 @@
-import type { ClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
+import type { ClusterHealth, ClusterStatus } from '@flux-fleet/plugin-flux-fleet-common';
 import type { ClusterView } from '../derive/ClusterView';
 import type { ClusterStore } from '../records/ClusterStore';
 import type { WatchHealthProbe } from '../watch/startWatching';
@@ -22,6 +22,10 @@ export interface ClusterEntry {
   restoredAt?: number;
   /** Health reported by the replica that watches this cluster (when this one does not). */
   remote?: RemoteHealth;
+  /** Whether its watch had listed everything at the last look (the first list, or a relist, complete). */
+  listed?: boolean;
+  /** The status last announced (rules §15), to announce and log each change once. */
+  announcedStatus?: ClusterStatus;
   /** When the cluster's objects became stale, while they are. */
   staleSince?: number;
   /** Bumped on every change of the view, for caches. */

@@ -18,8 +18,15 @@ describe('FleetClusters', () => {
       fleet.connectionChanged('lab');
     };
     const changes: string[][] = [];
-    fleet.subscribe(batch => changes.push(...batch.map(c => c.keys)));
-    return { fleet, index, setHealth, changes };
+    /** Health announcements: changes without keys (rules §15). */
+    const announced: string[] = [];
+    fleet.subscribe(batch => {
+      for (const c of batch) {
+        if (c.keys.length > 0) changes.push(c.keys);
+        else announced.push(index.clusters()[0].status);
+      }
+    });
+    return { fleet, index, setHealth, changes, announced };
   }
 
   it('holds the first analysis until the first list is complete, then analyses at once', async () => {
@@ -112,6 +119,49 @@ describe('FleetClusters', () => {
     expect(snapshot.health.synced).toBe(true);
     expect(snapshot.source.keys).toEqual([KEY]);
     expect(snapshot.source.read(KEY)?.record.name).toBe('payments');
+    fleet.close();
+  });
+
+  it('is lagging, not synced, while a watch relists after 410 Gone, and announces each change of status once', () => {
+    const { fleet, index, setHealth, announced } = watchedLab();
+    fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(kustomization('payments'));
+    setHealth(watchHealth(true));
+    const relisting = {
+      ...watchHealth(true),
+      watches: [{ watch: 'Kustomization', listed: true, behindSince: Date.now(), reason: 'relisting' as const }],
+    };
+    setHealth(relisting);
+    expect(index.clusters()[0]).toMatchObject({
+      status: 'lagging',
+      synced: false,
+      lagMs: 0,
+      behind: [{ watch: 'Kustomization', reason: 'relisting', lagMs: 0 }],
+    });
+    expect(index.object(KEY)?.stale).toBe(false);
+    setHealth(relisting);
+    setHealth(watchHealth(true));
+    expect(index.clusters()[0]).toMatchObject({ status: 'synced', synced: true, lagMs: 0 });
+    expect(announced).toEqual(['synced', 'lagging', 'synced']);
+    fleet.close();
+  });
+
+  it('marks the objects of a throttled cluster stale once its lag passes 10 s, without any event, since it fell behind', () => {
+    const { fleet, index, setHealth } = watchedLab();
+    fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(kustomization('payments'));
+    setHealth(watchHealth(true));
+    const behindSince = Date.now();
+    setHealth({
+      ...watchHealth(true),
+      watches: [{ watch: 'Kustomization', listed: true, behindSince, reason: 'throttled' }],
+    });
+    jest.advanceTimersByTime(9_000);
+    expect(index.clusters()[0]).toMatchObject({ status: 'lagging', lagMs: 9_000 });
+    expect(index.object(KEY)?.stale).toBe(false);
+    // only the health timer looks again: no watch event arrives while throttled
+    jest.advanceTimersByTime(2_000);
+    expect(index.object(KEY)).toMatchObject({ stale: true, staleSince: new Date(behindSince).toISOString() });
+    setHealth(watchHealth(true));
+    expect(index.object(KEY)?.stale).toBe(false);
     fleet.close();
   });
 

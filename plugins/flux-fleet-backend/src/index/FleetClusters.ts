@@ -1,5 +1,5 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import { ClusterHealth, ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
+import { ClusterHealth, describeBehind, ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
 import type { FleetIndexChange } from '@flux-fleet/plugin-flux-fleet-node';
 import type { AnalysisSettings, TenantRule } from '../config/FleetConfig';
 import { analyseStore } from '../derive/analyseStore';
@@ -11,6 +11,9 @@ import { AnalysisScheduler } from './AnalysisScheduler';
 import type { ClusterEntry, RemoteHealth } from './ClusterEntry';
 import { healthOf, staleSinceOf } from './clusterHealth';
 import { snapshotSourceOf } from './snapshotSource';
+
+/** How often the health of watched clusters is read again (rules §15: grace and stale thresholds pass in time). */
+const HEALTH_CHECK_INTERVAL_MS = 1_000;
 
 /** Options of {@link FleetClusters}. */
 export interface FleetClustersOptions {
@@ -38,6 +41,8 @@ export class FleetClusters implements WatchTargets {
   private readyResolve?: () => void;
   private readonly readyPromise: Promise<void>;
   private closed = false;
+  /** Re-reads the health of watched clusters: a lag passes its thresholds without any event (rules §15). */
+  private readonly healthTimer: NodeJS.Timeout;
 
   private measuredUtilisation?: (cluster: string) => ReadonlyMap<string, number> | undefined;
 
@@ -61,8 +66,8 @@ export class FleetClusters implements WatchTargets {
               entry.watch !== undefined &&
               entry.restoredAt === undefined &&
               entry.view.analysedAt === undefined &&
-              !entry.watch().synced,
-            synced: () => entry.watch?.().synced ?? false,
+              !entry.watch().listed,
+            synced: () => entry.watch?.().listed ?? false,
           },
           this.now,
         ),
@@ -74,6 +79,10 @@ export class FleetClusters implements WatchTargets {
       this.readyResolve = resolve;
     });
     this.checkReady();
+    this.healthTimer = setInterval(() => {
+      for (const entry of this.entries.values()) if (entry.watch) this.healthMayHaveChanged(entry);
+    }, HEALTH_CHECK_INTERVAL_MS);
+    this.healthTimer.unref?.();
   }
 
   /** The names of the configured clusters, in configuration order. */
@@ -132,17 +141,40 @@ export class FleetClusters implements WatchTargets {
     this.updateStaleness(entry);
   }
 
-  /** A watch's connection status changed (pushed by the watcher): staleness, analysis and readiness follow. */
+  /**
+   * A watch's connection or what one of its watches does changed (pushed by the watcher): restoredness,
+   * analysis, staleness, readiness and the announced status follow.
+   */
   connectionChanged(cluster: string): void {
     const entry = this.entry(cluster);
-    const health = this.healthOf(entry);
-    if (health.synced) {
+    const listed = entry.watch?.().listed ?? false;
+    if (listed && !entry.listed) {
       entry.restoredAt = undefined;
       // the list is complete: analyse now rather than after the debounce
       if (!this.closed) entry.scheduler.analyseNow();
     }
-    this.updateStaleness(entry);
+    entry.listed = listed;
+    this.healthMayHaveChanged(entry);
+  }
+
+  /** Staleness, readiness, and one announcement (signal and log line) per change of a cluster's status. */
+  private healthMayHaveChanged(entry: ClusterEntry): void {
+    const health = this.healthOf(entry);
+    this.updateStaleness(entry, health);
     this.checkReady();
+    if (health.status === entry.announcedStatus) return;
+    const previous = entry.announcedStatus;
+    entry.announcedStatus = health.status;
+    if (health.status === 'lagging') {
+      this.options.logger.info(
+        `Flux Fleet: cluster '${entry.name}' is lagging by ${Math.round((health.lagMs ?? 0) / 100) / 10} s: ${describeBehind(health.behind ?? [])}`,
+      );
+    } else if (health.status === 'synced' && previous !== undefined) {
+      this.options.logger.info(`Flux Fleet: cluster '${entry.name}' is synced`);
+    }
+    // no object changed, but open pages show the cluster's health: an empty change makes them fetch it again
+    entry.version++;
+    this.emit([{ cluster: entry.name, keys: [], structural: false, services: [] }]);
   }
 
   /** Whether this replica watches a cluster. */
@@ -235,6 +267,7 @@ export class FleetClusters implements WatchTargets {
   /** Stops every timer. */
   close(): void {
     this.closed = true;
+    clearInterval(this.healthTimer);
     for (const entry of this.entries.values()) entry.scheduler.close();
   }
 
@@ -299,8 +332,8 @@ export class FleetClusters implements WatchTargets {
     }
   }
 
-  private updateStaleness(entry: ClusterEntry) {
-    const since = staleSinceOf(entry, this.healthOf(entry), this.now());
+  private updateStaleness(entry: ClusterEntry, health: ClusterHealth = this.healthOf(entry)) {
+    const since = staleSinceOf(entry, health, this.now());
     if ((since === undefined) === (entry.staleSince === undefined)) return;
     entry.staleSince = since;
     // every object of the cluster changed its `stale` flag

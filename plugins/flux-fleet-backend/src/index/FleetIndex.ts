@@ -10,6 +10,7 @@ import {
   FleetVersionView,
   FluxObjectRecord,
   InstanceSummary,
+  MalformedObject,
   inventoryWorkloads,
   ObjectQuery,
   Page,
@@ -176,6 +177,11 @@ export class FleetIndex implements FleetIndexService {
       }
     }
     return [...found.values()].sort(byKey).map(o => this.toApi(o));
+  }
+
+  malformed(cluster?: string): MalformedObject[] {
+    const entries = cluster === undefined ? this.fleet.all() : [this.fleet.entry(cluster)];
+    return entries.flatMap(entry => entry.store.malformedObjects.list());
   }
 
   subscribe(listener: (changes: FleetIndexChange[]) => void): () => void {

@@ -1,15 +1,36 @@
 import {
+  CLUSTER_SYNC_THRESHOLDS,
   clusterFluxVersions,
+  deriveClusterSync,
   type ClusterHealth,
   type ClusterStatus,
+  type ClusterSync,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import type { ClusterEntry } from './ClusterEntry';
 import type { Staleness } from './fleetObjects';
 
 /**
- * A cluster's health as the API shows it: its watch's (connection, sync, lag, served versions), or the health
- * another replica reported for it; with the view's counts and the Flux versions of its controllers. `now` is
- * when it is read (the lag includes how long changes have waited for their analysis).
+ * Whether the index follows a cluster this replica watches (rules §15), from what each of its watches is doing
+ * and how long changes have waited for their analysis; undefined when this replica does not watch it.
+ */
+export function syncOf(entry: ClusterEntry, now: number): ClusterSync | undefined {
+  const watch = entry.watch?.();
+  if (!watch) return undefined;
+  const connection = watch.connection.status;
+  const waitingMs = entry.scheduler.waitingMs(now);
+  return deriveClusterSync({
+    connection: connection === 'unreachable' || connection === 'unauthorized' ? connection : 'answering',
+    discovered: watch.discovered,
+    watches: watch.watches,
+    ...(waitingMs > 0 && { analysisPendingSince: now - waitingMs }),
+    now,
+  });
+}
+
+/**
+ * A cluster's health as the API shows it: its watch's (connection, sync status of rules §15, lag and what is
+ * behind, served versions), or the health another replica reported for it; with the view's counts and the Flux
+ * versions of its controllers. `now` is when it is read.
  */
 export function healthOf(entry: ClusterEntry, now: number): ClusterHealth {
   const { view, store } = entry;
@@ -21,23 +42,26 @@ export function healthOf(entry: ClusterEntry, now: number): ClusterHealth {
   }
   const watch = entry.watch?.();
   const connection = watch?.connection;
-  let status: ClusterStatus = connection?.status ?? 'syncing';
+  const sync = syncOf(entry, now);
+  let status: ClusterStatus = sync?.status ?? 'syncing';
   if (status === 'syncing' && entry.restoredAt !== undefined) status = 'restored';
   const iso = (ms?: number) => (ms === undefined ? undefined : new Date(ms).toISOString());
   return {
     name: entry.name,
     status,
-    synced: watch?.synced ?? false,
+    synced: status === 'synced',
     objectCount: view.size,
     countsByKind: counts,
     ...(connection?.lastEventAt !== undefined && { lastEventAt: iso(connection.lastEventAt) }),
-    ...(watch && { lagMs: watch.lagMs + entry.scheduler.waitingMs(now) }),
+    ...(sync && { lagMs: sync.lagMs }),
+    ...(sync && sync.behind.length > 0 && { behind: sync.behind }),
     ...(connection?.unreachableSince !== undefined && {
       unreachableSince: iso(connection.unreachableSince),
     }),
     ...(connection?.lastError !== undefined && { lastError: connection.lastError }),
     fluxVersions,
     servedVersions: watch?.servedVersions ?? {},
+    ...(store.malformedObjects.size > 0 && { malformedCount: store.malformedObjects.size }),
   };
 }
 
@@ -49,10 +73,16 @@ export function stalenessOf(entry: ClusterEntry): Staleness {
 }
 
 /**
- * When a cluster with this health is stale from (unreachable, unauthorized, or restored from a snapshot), or
- * undefined when it is not. A cluster that already is stale stays so since the time it became stale.
+ * When a cluster with this health is stale from (unreachable, unauthorized, restored from a snapshot, or lagging
+ * by `staleAfterMs` or more: rules §15), or undefined when it is not. A cluster that already is stale stays so
+ * since the time it became stale.
  */
 export function staleSinceOf(entry: ClusterEntry, health: ClusterHealth, now: number): number | undefined {
+  const lagMs = health.lagMs ?? 0;
+  if (health.status === 'lagging') {
+    if (lagMs < CLUSTER_SYNC_THRESHOLDS.staleAfterMs) return undefined;
+    return entry.staleSince ?? now - lagMs;
+  }
   const stale =
     health.status === 'unreachable' || health.status === 'unauthorized' || health.status === 'restored';
   if (!stale) return undefined;

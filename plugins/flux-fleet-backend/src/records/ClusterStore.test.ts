@@ -81,7 +81,33 @@ describe('ClusterStore', () => {
     sink.upsert(kustomization('payments'));
     expect(store.objects.size).toBe(1);
     expect([...store.malformed.keys()]).toEqual(['Kustomization apps/?']);
-    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('Flux Fleet skips an object it cannot read'));
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining("Flux Fleet skips Kustomization apps/? of cluster 'lab': "));
+    expect(store.malformedObjects.list()).toEqual([
+      expect.objectContaining({ kind: 'Kustomization', namespace: 'apps', name: '?', disposition: 'skipped' }),
+    ]);
+  });
+
+  it('logs each malformed object once, counts it until it is read clean or deleted', () => {
+    const { store, logger } = storeOf();
+    const sink = store.flux(KUSTOMIZATIONS);
+    const wrong = { ...kustomization('payments'), spec: { ...kustomization('payments').spec, sourceRef: 'git' } };
+    sink.upsert(wrong);
+    sink.upsert(wrong);
+    sink.upsert({ kind: 'Kustomization', metadata: { namespace: 'apps' } });
+    sink.upsert({ kind: 'Kustomization', metadata: { namespace: 'apps' } });
+    expect(logger.warn).toHaveBeenCalledTimes(2);
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.stringMatching(/^Flux Fleet reads, ignoring what is wrong, Kustomization apps\/payments of cluster 'lab': spec.sourceRef/),
+    );
+    expect(store.malformedObjects.list().map(m => [m.name, m.disposition, m.key])).toEqual([
+      ['?', 'skipped', undefined],
+      ['payments', 'read', KEY],
+    ]);
+    sink.upsert(kustomization('payments'));
+    expect(store.malformedObjects.size).toBe(1);
+    sink.upsert(wrong);
+    sink.remove(wrong);
+    expect(store.malformedObjects.size).toBe(1);
   });
 
   it('counts a labelled workload as a structural change (it decides services)', () => {

@@ -29,14 +29,12 @@ import {
   resultOf,
 } from './storeSinks';
 import { emptyChanges, StoreChanges } from './StoreChanges';
+import { MalformedObjects } from './MalformedObjects';
 
 export type { StoreChanges } from './StoreChanges';
 
 /** Most events kept per cluster; the oldest go first. */
 const MAX_EVENTS_PER_CLUSTER = 5_000;
-
-/** At most this many malformed-object warnings per cluster and minute reach the log. */
-const WARNINGS_PER_MINUTE = 20;
 
 /**
  * What the index knows of one cluster as read: the lean record of every Flux object, the controllers, namespaces,
@@ -60,19 +58,21 @@ export class ClusterStore implements ClusterSinks {
   private readonly eventOrder = new Map<string, string>();
   /** Objects that could not be read, by `kind namespace/name`, with why. */
   readonly malformed = new Map<string, string>();
+  /** Objects malformed as read, skipped or read with problems: each logged once, counted in the health. */
+  readonly malformedObjects: MalformedObjects;
 
   private pending: StoreChanges = emptyChanges();
-  private warnings = 0;
-  private warningsWindow = 0;
 
   constructor(
     readonly cluster: string,
     private readonly pool: ValuePool,
-    private readonly logger: LoggerService,
+    logger: LoggerService,
     private readonly eventsPerObject: number,
     /** Called after every change; the index debounces. */
     private readonly onChange: () => void,
-  ) {}
+  ) {
+    this.malformedObjects = new MalformedObjects(cluster, logger);
+  }
 
   /**
    * Commits what changed since the last commit: every pending record becomes the one served, and the changes are
@@ -279,6 +279,7 @@ export class ClusterStore implements ClusterSinks {
     }
     const record = result.record;
     this.malformed.delete(describeRaw(kind, raw));
+    this.malformedObjects.read(kind, raw, record.key, record.problems);
     const before = this.objects.get(record.key);
     this.objects.set(record);
     if (!before) {
@@ -302,6 +303,9 @@ export class ClusterStore implements ClusterSinks {
 
   private removeFlux(key: string) {
     if (!this.objects.delete(key)) return;
+    // keys are cluster/namespace/kind/name, none of which holds a '/'
+    const [, namespace, kind, name] = key.split('/');
+    this.malformedObjects.forget(kind, namespace, name);
     this.removeEvents(key);
     this.pending.structural = true;
     this.pending.changedKeys.add(key);
@@ -362,17 +366,11 @@ export class ClusterStore implements ClusterSinks {
     this.onChange();
   }
 
-  /** Notes an object that could not be read, and logs it (a few per minute). */
+  /** Notes an object that could not be read, and logs it (once, a few per minute). */
   noteMalformed(kind: string, raw: unknown, error: string): void {
     this.malformed.set(describeRaw(kind, raw), error);
-    const now = Date.now();
-    if (now - this.warningsWindow > 60_000) {
-      this.warningsWindow = now;
-      this.warnings = 0;
-    }
-    if (this.warnings++ < WARNINGS_PER_MINUTE) {
-      this.logger.warn(`Flux Fleet skips an object it cannot read: ${error}`);
-    }
+    this.malformedObjects.skipped(kind, raw, error);
   }
+
 }
 

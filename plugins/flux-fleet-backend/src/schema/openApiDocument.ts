@@ -4,8 +4,10 @@ import {
   capacityPlanQuerySchema,
   capacityQuerySchema,
   emptyBodySchema,
+  entityQuerySchema,
   findingsQuerySchema,
   instancesQuerySchema,
+  malformedQuerySchema,
   objectQuerySchema,
   reconcileBodySchema,
   shardsQuerySchema,
@@ -19,6 +21,7 @@ import {
   fleetObjectDetailSchema,
   fleetSummarySchema,
   instanceSummarySchema,
+  malformedObjectSchema,
   itemsOf,
   objectPageSchema,
   shardSummarySchema,
@@ -174,8 +177,17 @@ export function buildOpenApiDocument(): object {
       ),
       '/entity/{kind}/{namespace}/{name}': get(
         "A catalog entity's Flux objects across clusters",
-        { ...ok(entityViewSchema, 'the entity view'), ...notFound },
-        pathParameters(['kind', 'namespace', 'name']),
+        {
+          ...ok(entityViewSchema, 'the entity view'),
+          400: { $ref: '#/components/responses/Error' },
+          ...notFound,
+        },
+        [...pathParameters(['kind', 'namespace', 'name']), ...queryParameters(entityQuerySchema)],
+      ),
+      '/malformed': get(
+        'Objects malformed as read: skipped, or served with the problems named',
+        { ...ok(itemsOf(malformedObjectSchema), 'the malformed objects'), ...notFound },
+        queryParameters(malformedQuerySchema),
       ),
       '/findings': get(
         'Findings of the fleet analysis',

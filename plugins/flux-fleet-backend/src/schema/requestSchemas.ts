@@ -90,6 +90,11 @@ export const findingsQuerySchema = z.strictObject({
   type: list(z.enum(FINDING_TYPES), 'finding types'),
 });
 
+/** Query of `GET /malformed`. */
+export const malformedQuerySchema = z.strictObject({
+  cluster: name.optional(),
+});
+
 /** Routes without parameters. */
 export const noQuerySchema = z.strictObject({});
 
@@ -106,6 +111,20 @@ export const entityPathSchema = z.object({
   kind: name,
   namespace: name,
   name,
+});
+
+/** Most objects an entity view answers with at once; `totalCount` says how many it links. */
+export const MAX_ENTITY_OBJECTS = 5_000;
+
+/** Query of `GET /entity/:kind/:namespace/:name`. */
+export const entityQuerySchema = z.strictObject({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_ENTITY_OBJECTS)
+    .optional()
+    .describe(`most objects answered (in key order), default and at most ${MAX_ENTITY_OBJECTS}; totalCount says how many the entity links`),
 });
 
 /** Parses request input, or throws an `InputError` (400) that says what is wrong, parameter by parameter. */

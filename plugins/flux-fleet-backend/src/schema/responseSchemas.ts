@@ -8,6 +8,7 @@ import {
   ClusterHealth,
   ENFORCEMENT_LEVELS,
   EntityView,
+  MalformedObject,
   Finding,
   FINDING_TYPES,
   FLUX_KINDS,
@@ -54,17 +55,28 @@ const reference = z
 export const clusterHealthSchema = z
   .object({
     name: z.string(),
-    status: z.enum(['synced', 'syncing', 'restored', 'unreachable', 'unauthorized']),
+    status: z.enum(['synced', 'syncing', 'lagging', 'restored', 'unreachable', 'unauthorized']),
     synced: z.boolean(),
     objectCount: z.number().int(),
     countsByKind: countsBy(fluxKind),
     lastEventAt: time.optional(),
     lagMs: z.number().optional(),
+    behind: z
+      .array(
+        z.object({
+          watch: z.string(),
+          reason: z.enum(['listing', 'relisting', 'backoff', 'throttled', 'reconnecting', 'analysing']),
+          lagMs: z.number(),
+        }),
+      )
+      .optional()
+      .describe('the watches behind and why, longest first (rules §15)'),
     unreachableSince: time.optional(),
     lastError: z.string().optional(),
     fluxVersions: z.array(z.string()),
     servedVersions: z.record(z.string(), z.string()),
     readOnly: z.boolean().optional(),
+    malformedCount: z.number().int().optional().describe('objects malformed as read (GET /malformed?cluster= lists them)'),
   })
   .register(apiSchemas, { id: 'ClusterHealth' }) satisfies z.ZodType<ClusterHealth>;
 
@@ -281,6 +293,18 @@ export const fleetSummarySchema = z
   })
   .register(apiSchemas, { id: 'FleetSummary' }) satisfies z.ZodType<FleetSummary>;
 
+export const malformedObjectSchema = z
+  .object({
+    cluster: z.string(),
+    kind: z.string(),
+    namespace: z.string(),
+    name: z.string(),
+    disposition: z.enum(['skipped', 'read']).describe('skipped: could not be read at all; read: served with problems'),
+    problems: z.array(z.string()),
+    key: z.string().optional(),
+  })
+  .register(apiSchemas, { id: 'MalformedObject' }) satisfies z.ZodType<MalformedObject>;
+
 export const entityViewSchema = z
   .object({
     entityRef: z.string(),
@@ -289,6 +313,11 @@ export const entityViewSchema = z
       labelSelector: z.string().optional(),
     }),
     objects: z.array(fleetObjectSchema),
+    totalCount: z
+      .number()
+      .int()
+      .optional()
+      .describe('how many objects the entity links; more than objects holds when the answer was cut at limit'),
     clusters: z.array(clusterHealthSchema),
     instances: z.array(instanceSummarySchema).optional(),
   })

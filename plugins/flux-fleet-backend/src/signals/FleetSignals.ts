@@ -95,7 +95,11 @@ export class FleetSignals {
       for (const key of change.keys) keys.add(key);
       for (const service of change.services ?? []) services.add(service);
     }
-    if (keys.size === 0) return;
+    // a change without keys is a cluster's health changing (rules §15): the fleet's pages show it
+    if (keys.size === 0) {
+      if (changes.length > 0) this.publisher.publish(SIGNAL_CHANNELS.fleet, []);
+      return;
+    }
     this.publisher.publish(SIGNAL_CHANNELS.fleet, keys);
 
     for (const key of keys) {

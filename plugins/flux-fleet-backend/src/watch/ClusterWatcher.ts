@@ -1,4 +1,5 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
+import type { WatchFollowState } from '@flux-fleet/plugin-flux-fleet-common';
 import type { WatchSettings } from '../config/FleetConfig';
 import { Backoff } from './Backoff';
 import type { ClusterClient } from './ClusterClient';
@@ -16,7 +17,17 @@ import {
   ResourceInformer,
 } from './ResourceInformer';
 import { sleep } from './sleep';
+import {
+  EVENTS,
+  FLUX_CONTROLLERS,
+  FLUX_CRDS,
+  NAMESPACES,
+  WORKLOADS,
+} from './supportingResources';
 import type { WatchedResource } from './WatchedResource';
+
+/** How often the version probe asks a cluster whose requests fail: how soon a recovery is noticed. */
+const RECOVERY_PROBE_MS = 500;
 
 /** The roles of what a cluster watcher watches besides Flux kinds. */
 export type SupportingRole = 'controllers' | 'namespaces' | 'workloads' | 'events' | 'crds';
@@ -34,81 +45,15 @@ export interface ClusterSinks {
 /** What a cluster watcher knows about how well it follows its cluster. */
 export interface ClusterWatchHealth {
   connection: ConnectionHealthSnapshot;
-  synced: boolean;
+  /** Discovery done and every watch listed once: the objects are all known, perhaps not up to the second. */
+  listed: boolean;
+  /** Whether discovery of the Flux kinds served has succeeded once. */
+  discovered: boolean;
+  /** What each watch is doing, for the cluster's sync status (rules §15). */
+  watches: WatchFollowState[];
   /** API group → version read. */
   servedVersions: Record<string, string>;
-  /** How long some watch of this cluster has not been following it (0 when all are). */
-  lagMs: number;
 }
-
-const FLUX_CONTROLLERS: WatchedResource = {
-  group: 'apps',
-  version: 'v1',
-  kind: 'Deployment',
-  plural: 'deployments',
-  labelSelector: 'app.kubernetes.io/part-of=flux',
-};
-
-/** Workloads that carry the service label, read by a label-selected watch (rules §6). */
-const WORKLOADS: WatchedResource[] = [
-  ['apps', 'Deployment', 'deployments'],
-  ['apps', 'StatefulSet', 'statefulsets'],
-  ['apps', 'DaemonSet', 'daemonsets'],
-  ['batch', 'CronJob', 'cronjobs'],
-].map(([group, kind, plural]) => ({
-  group,
-  version: 'v1',
-  kind,
-  plural,
-  labelSelector: 'backstage.io/kubernetes-id',
-}));
-
-/** The Flux CRDs (Flux labels them part-of=flux), for their `status.storedVersions` (rules §10). */
-const FLUX_CRDS: WatchedResource = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  kind: 'CustomResourceDefinition',
-  plural: 'customresourcedefinitions',
-  labelSelector: 'app.kubernetes.io/part-of=flux',
-};
-
-const NAMESPACES: WatchedResource = {
-  group: '',
-  version: 'v1',
-  kind: 'Namespace',
-  plural: 'namespaces',
-};
-
-/**
- * A field selector that leaves out the Events of the kinds that make most of a cluster's Events (Pods,
- * ReplicaSets, Nodes…), which are never about a Flux object. Field selectors cannot say "group is one of", so
- * what remains is filtered on arrival by the store.
- */
-const EVENTS_FIELD_SELECTOR = [
-  'Pod',
-  'ReplicaSet',
-  'Node',
-  'Job',
-  'Deployment',
-  'StatefulSet',
-  'DaemonSet',
-  'Service',
-  'Endpoints',
-  'PersistentVolumeClaim',
-  'HorizontalPodAutoscaler',
-  'Lease',
-]
-  .map(kind => `involvedObject.kind!=${kind}`)
-  .join(',');
-
-const EVENTS: WatchedResource = {
-  group: '',
-  version: 'v1',
-  kind: 'Event',
-  plural: 'events',
-  fieldSelector: EVENTS_FIELD_SELECTOR,
-};
-
 
 interface InformerEntry {
   informer: ResourceInformer;
@@ -133,6 +78,9 @@ export class ClusterWatcher {
   private rediscoverTimer?: NodeJS.Timeout;
   private probeTimer?: NodeJS.Timeout;
   private stopped = false;
+  /** Ends the backoff discovery sleeps out, while it does. */
+  private discoveryWake?: AbortController;
+  private readonly notify: () => void;
 
   constructor(
     private readonly client: ClusterClient,
@@ -143,13 +91,12 @@ export class ClusterWatcher {
     /** Shared by the watchers of every cluster: how many lists may run at once (see startWatching). */
     private readonly limitList: <T>(task: () => Promise<T>) => Promise<T> = createLimiter(4),
   ) {
+    this.notify = () => onStatusChange(this.health.snapshot().status);
     this.health = new ConnectionHealth(settings.unreachableAfterMs, status => {
       if (status === 'unreachable' || status === 'unauthorized') {
         this.logger.warn(
           `Flux Fleet: cluster '${client.cluster}' is ${status}; its objects keep their last state, marked stale (${this.health.snapshot().lastError})`,
         );
-      } else if (status === 'synced') {
-        this.logger.info(`Flux Fleet: cluster '${client.cluster}' is synced`);
       }
       onStatusChange(status);
     });
@@ -175,27 +122,41 @@ export class ClusterWatcher {
     this.stopped = true;
     this.abort.abort();
     clearTimeout(this.rediscoverTimer);
-    clearInterval(this.probeTimer);
+    clearTimeout(this.probeTimer);
     for (const { informer } of this.informers.values()) informer.stop();
     this.informers.clear();
     this.health.close();
   }
 
   watchHealth(): ClusterWatchHealth {
-    const now = Date.now();
-    let behindSince: number | undefined;
-    for (const { informer, unavailable } of this.informers.values()) {
-      const since = informer.notFollowingSince;
-      if (!unavailable && since !== undefined) {
-        behindSince = Math.min(behindSince ?? since, since);
-      }
+    const watches: WatchFollowState[] = [];
+    for (const [id, { informer, unavailable }] of this.informers) {
+      watches.push({ ...informer.followState(id.replace(/^flux\//, '')), ...(unavailable && { unavailable }) });
     }
     return {
       connection: this.health.snapshot(),
-      synced: this.isSynced(),
+      listed: this.isSynced(),
+      discovered: this.discovered,
+      watches,
       servedVersions: { ...this.servedVersions },
-      lagMs: behindSince === undefined ? 0 : now - behindSince,
     };
+  }
+
+  /**
+   * The cluster answered: every watcher sleeping out a backoff retries now instead of after up to
+   * `backoffMaxMs` (issue 11: 24.5 s back to the truth after an outage). Throttled ones keep their Retry-After.
+   */
+  private wakeSleepers(): void {
+    let woken = 0;
+    for (const { informer } of this.informers.values()) if (informer.wake()) woken++;
+    if (this.discoveryWake) {
+      this.discoveryWake.abort();
+      this.discoveryWake = undefined;
+      woken++;
+    }
+    if (woken > 0) {
+      this.logger.debug(`Flux Fleet: cluster '${this.cluster}' answers again; ${woken} watches retry now`);
+    }
   }
 
   private isSynced(): boolean {
@@ -208,29 +169,40 @@ export class ClusterWatcher {
 
   /**
    * Asks the API server for its version regularly. Open watches can keep streaming while the server no longer
-   * answers new requests (overloaded, hanging); only a new request shows that, within the request timeout.
+   * answers new requests (overloaded, hanging); only a new request shows that, within the request timeout. While
+   * requests fail it asks every {@link RECOVERY_PROBE_MS} instead, so that a cluster coming back is noticed (and
+   * its sleeping watchers woken) within half a second rather than after a backoff of up to `backoffMaxMs`.
    */
   private startProbe() {
-    let inFlight = false;
-    this.probeTimer = setInterval(() => {
-      if (inFlight || this.stopped) return;
-      inFlight = true;
-      this.client
-        .getJson('/version', {}, this.abort.signal)
-        .then(
-          () => this.health.succeeded(false),
-          error => {
-            if (this.stopped) return;
-            if (error instanceof KubernetesRequestError) {
-              this.health.failed(error, true);
-            }
-          },
-        )
-        .finally(() => {
-          inFlight = false;
-        });
-    }, this.settings.probeIntervalMs);
+    this.scheduleProbe();
+  }
+
+  private scheduleProbe() {
+    if (this.stopped) return;
+    const failing = this.health.snapshot().failingSince !== undefined;
+    const delay = failing
+      ? Math.min(RECOVERY_PROBE_MS, this.settings.probeIntervalMs)
+      : this.settings.probeIntervalMs;
+    this.probeTimer = setTimeout(() => this.probe(), delay);
     this.probeTimer.unref?.();
+  }
+
+  private probe() {
+    this.client
+      .getJson('/version', {}, this.abort.signal)
+      .then(
+        () => {
+          this.health.succeeded(false);
+          this.wakeSleepers();
+        },
+        error => {
+          if (this.stopped) return;
+          if (error instanceof KubernetesRequestError) {
+            this.health.failed(error, true);
+          }
+        },
+      )
+      .finally(() => this.scheduleProbe());
   }
 
   private startSupporting() {
@@ -273,6 +245,8 @@ export class ClusterWatcher {
       const entry = this.entryOf(informer);
       if (entry) entry.unavailable = false;
       this.health.succeeded(entry?.essential ?? false);
+      this.wakeSleepers();
+      this.notify();
     },
     failed: (informer, error, retryInMs) => {
       const entry = this.entryOf(informer);
@@ -285,8 +259,12 @@ export class ClusterWatcher {
       );
       this.health.failed(error, entry.essential);
       this.health.setSynced(this.isSynced());
+      this.notify();
     },
-    listed: () => this.health.setSynced(this.isSynced()),
+    listed: () => {
+      this.health.setSynced(this.isSynced());
+      this.notify();
+    },
     heard: (_informer, eventType) => this.health.heard(eventType),
     vanished: informer => {
       const entry = this.entryOf(informer);
@@ -330,7 +308,10 @@ export class ClusterWatcher {
               });
         const delay = backoff.next(failure.retryAfterMs);
         this.health.failed(failure, true);
-        await sleep(delay, this.abort.signal);
+        const wake = new AbortController();
+        // a throttled discovery keeps the Retry-After the server asked for
+        if (failure.status !== 429) this.discoveryWake = wake;
+        await sleep(delay, AbortSignal.any([this.abort.signal, wake.signal]));
       }
     }
   }
@@ -390,5 +371,6 @@ export class ClusterWatcher {
     }
     this.discovered = true;
     this.health.setSynced(this.isSynced());
+    this.notify();
   }
 }

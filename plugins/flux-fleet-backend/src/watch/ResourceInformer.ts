@@ -1,4 +1,5 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
+import type { WatchBehindReason, WatchFollowState } from '@flux-fleet/plugin-flux-fleet-common';
 import type { WatchSettings } from '../config/FleetConfig';
 import { Backoff } from './Backoff';
 import type { ClusterClient, WatchEvent } from './ClusterClient';
@@ -59,6 +60,10 @@ export class ResourceInformer {
   private listedAt = 0;
   /** When the informer last stopped being up to date (a watch broke); undefined while it is. */
   private behindSince: number | undefined = Date.now();
+  /** Why it is behind (rules §15), while it is. */
+  private behindReason: WatchBehindReason = 'listing';
+  /** Aborts the backoff being slept out, while one is (see {@link ResourceInformer.wake}). */
+  private wakeSleep?: AbortController;
 
   constructor(
     readonly resource: WatchedResource,
@@ -84,6 +89,27 @@ export class ResourceInformer {
   /** Since when it has not been following the cluster (watch broken, relisting); undefined while it is. */
   get notFollowingSince(): number | undefined {
     return this.behindSince;
+  }
+
+  /** What it is doing, for the cluster's sync status (rules §15). */
+  followState(watch: string): WatchFollowState {
+    return {
+      watch,
+      listed: this.hasListed,
+      ...(this.behindSince !== undefined && { behindSince: this.behindSince, reason: this.behindReason }),
+    };
+  }
+
+  /**
+   * Ends the backoff it is sleeping out, if any, so it retries now: the cluster answers again. A backoff the
+   * server asked for (`429` with `Retry-After`) is kept, so a throttling server is never hit sooner than it said.
+   * Returns whether it was woken.
+   */
+  wake(): boolean {
+    if (!this.wakeSleep || this.behindReason === 'throttled') return false;
+    this.wakeSleep.abort();
+    this.wakeSleep = undefined;
+    return true;
   }
 
   /** A short name for messages. */
@@ -113,6 +139,7 @@ export class ResourceInformer {
     while (this.running) {
       try {
         if (this.resourceVersion === undefined) {
+          if (this.hasListed) this.behindReason = 'relisting';
           this.resourceVersion = await this.limitList(() => this.list());
           this.hasListed = true;
           this.listedAt = Date.now();
@@ -123,17 +150,19 @@ export class ResourceInformer {
         if (!this.running) return;
         const failure = asRequestError(error, this.client.cluster);
         this.behindSince ??= Date.now();
+        if (!failure.gone) this.behindReason = failure.status === 429 ? 'throttled' : 'backoff';
         if (failure.gone) {
           // the resource version is too old for the server: everything must be listed again
           this.logger.debug(
             `Flux Fleet relists ${this.description} of cluster '${this.client.cluster}': ${failure.message}`,
           );
           this.resourceVersion = undefined;
+          this.behindReason = 'relisting';
           if (Date.now() - this.listedAt < MIN_HEALTHY_WATCH_MS) {
             // gone again right after a fresh list: the server is expiring watches; do not relist in a loop
             const delay = this.backoff.next(failure.retryAfterMs);
             this.observer.failed(this, failure, delay);
-            await sleep(delay, this.abort.signal);
+            await this.sleepOut(delay);
           }
           continue;
         }
@@ -147,8 +176,19 @@ export class ResourceInformer {
         }
         const delay = this.backoff.next(failure.retryAfterMs);
         this.observer.failed(this, failure, delay);
-        await sleep(delay, this.abort.signal);
+        await this.sleepOut(delay);
       }
+    }
+  }
+
+  /** Sleeps out a backoff, until it ends, the informer stops, or {@link ResourceInformer.wake} ends it. */
+  private async sleepOut(delayMs: number): Promise<void> {
+    const wake = new AbortController();
+    this.wakeSleep = wake;
+    try {
+      await sleep(delayMs, AbortSignal.any([this.abort.signal, wake.signal]));
+    } finally {
+      if (this.wakeSleep === wake) this.wakeSleep = undefined;
     }
   }
 
@@ -230,7 +270,10 @@ export class ResourceInformer {
     );
     if (problem) throw problem;
     if (end === 'aborted') return;
-    this.behindSince ??= Date.now();
+    if (this.behindSince === undefined) {
+      this.behindSince = Date.now();
+      this.behindReason = 'reconnecting';
+    }
     if (Date.now() - started >= MIN_HEALTHY_WATCH_MS) this.backoff.reset();
     if (end === 'idle') {
       this.logger.debug(

@@ -13,6 +13,7 @@ import {
   FleetSummary,
   FluxObjectRef,
   InstanceSummary,
+  MalformedObject,
   ObjectQuery,
   Page,
   ShardingPlan,
@@ -50,6 +51,11 @@ export interface FluxFleetApi {
     cluster?: string;
     type?: FindingType[];
   }): Promise<Finding[]>;
+  /**
+   * Objects malformed as read, optionally of one cluster: skipped, or served with the problems named. Optional:
+   * implementations made before it may leave it out.
+   */
+  getMalformed?(filter?: { cluster?: string }): Promise<MalformedObject[]>;
   /** Capacity of every instance (rules §12), optionally of one cluster or instance. */
   getCapacity(filter?: { cluster?: string; instance?: string }): Promise<CapacityReport>;
   /** The sharding plan of one instance (rules §13); `shards` the shards wanted besides `main`. */

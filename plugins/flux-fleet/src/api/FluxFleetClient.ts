@@ -15,6 +15,7 @@ import {
   FleetSummary,
   FluxObjectRef,
   InstanceSummary,
+  MalformedObject,
   ObjectQuery,
   Page,
   ShardSummary,
@@ -126,6 +127,10 @@ export class FluxFleetClient implements FluxFleetApi {
         `/findings${queryString(filter)}`,
       )
     ).items;
+  }
+
+  async getMalformed(filter: { cluster?: string } = {}): Promise<MalformedObject[]> {
+    return (await this.request<{ items: MalformedObject[] }>(`/malformed${queryString(filter)}`)).items;
   }
 
   async reconcile(

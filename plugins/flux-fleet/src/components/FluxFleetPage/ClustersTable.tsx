@@ -6,12 +6,14 @@ import {
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { StateTone } from '../../lib/stateText';
 import { Age, RelativeTime } from '../shared/RelativeTime';
+import { MalformedObjectsNote } from '../shared/MalformedObjectsNote';
 import { StatusTone } from '../shared/StatusTone';
 import { NOWRAP_CELL, TruncatedText } from '../shared/TruncatedText';
 
 const STATUS: Record<ClusterStatus, { tone: StateTone; label: string }> = {
   synced: { tone: 'ok', label: 'Synced' },
   syncing: { tone: 'pending', label: 'Syncing' },
+  lagging: { tone: 'warning', label: 'Lagging' },
   restored: { tone: 'warning', label: 'Restored from snapshot' },
   unreachable: { tone: 'error', label: 'Unreachable' },
   unauthorized: { tone: 'error', label: 'Credentials refused' },
@@ -89,6 +91,7 @@ export const ClustersTable = (props: {
               )}
               {c.readOnly ? ' · read-only' : ''}
             </span>
+            <MalformedObjectsNote cluster={c.name} count={c.malformedCount} />
           </StatusTone>
         );
       },

@@ -3,6 +3,17 @@ import Alert from '@material-ui/lab/Alert';
 import { ClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
 import { ageOf } from '../../lib/relativeTime';
 
+/** A lag in seconds, one decimal. */
+function lagSeconds(ms: number | undefined): string {
+  return `${((ms ?? 0) / 1000).toFixed(1)} s`;
+}
+
+/** " (Kustomization throttled, HelmRelease relisting)": what is behind and why (rules §15). */
+function behindText(cluster: ClusterHealth): string {
+  const behind = cluster.behind ?? [];
+  return behind.length === 0 ? '' : ` (${behind.map(b => `${b.watch} ${b.reason}`).join(', ')})`;
+}
+
 /** What a cluster's health means for what the view shows, or nothing when it is synced. */
 export function clusterNotice(
   cluster: ClusterHealth,
@@ -26,6 +37,11 @@ export function clusterNotice(
       return {
         severity: 'info',
         text: `Cluster ${cluster.name} is still being read${error}: some of its objects may be missing.`,
+      };
+    case 'lagging':
+      return {
+        severity: 'warning',
+        text: `Cluster ${cluster.name} is followed with a lag of ${lagSeconds(cluster.lagMs)}${behindText(cluster)}${error}: its objects may be stale.`,
       };
     case 'restored':
       return {
