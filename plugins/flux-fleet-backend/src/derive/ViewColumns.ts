@@ -61,6 +61,7 @@ export class ViewColumns implements ObjectColumns {
   /** State messages that are not the Ready condition's, by slot. */
   protected readonly otherMessages = new Map<number, string>();
   protected shown = 0;
+  private membershipCount = 0;
   private readonly kindCounts = new Int32Array(FLUX_KINDS.length);
   private readonly stateCounts = new Int32Array(RECONCILE_STATES.length);
   protected serviceIndex = ServiceIndex.empty();
@@ -74,6 +75,14 @@ export class ViewColumns implements ObjectColumns {
   /** Objects in the view (as of the last analysis). */
   get size(): number {
     return this.shown;
+  }
+
+  /**
+   * Bumped whenever an object comes into the view or leaves it (not when one changes): what depends only on which
+   * keys are shown (their order) is valid while it stays the same.
+   */
+  get membership(): number {
+    return this.membershipCount;
   }
 
   /** Whether the view holds answers about the object of a slot (its slot may not be given to another yet). */
@@ -242,6 +251,26 @@ export class ViewColumns implements ObjectColumns {
     return this.updatedAts[slot];
   }
 
+  /** The state of a slot as its position in `RECONCILE_STATES`: what a sort reads without a string. */
+  stateCodeOf(slot: number): number {
+    return this.stateCodes[slot];
+  }
+
+  /** The kind of a slot as its position in `FLUX_KINDS`. */
+  kindCodeOf(slot: number): number {
+    return this.kindCodes[slot];
+  }
+
+  /** The boundary of a slot as its position in {@link ViewColumns.boundaryList}. */
+  boundaryCodeOf(slot: number): number {
+    return this.boundaryCodes[slot];
+  }
+
+  /** The distinct boundaries of the last analysis, by code: a filter decides each once. */
+  boundaryList(): readonly TenancyBoundary[] {
+    return this.boundaries;
+  }
+
   // ------------------------------------------------------------------ writing columns, for the passes
 
   protected ensureCapacity(slot: number) {
@@ -295,6 +324,7 @@ export class ViewColumns implements ObjectColumns {
     this.kindCounts[this.kindCodes[slot]]++;
     this.stateCounts[this.stateCodes[slot]]++;
     this.shown++;
+    this.membershipCount++;
   }
 
   protected hide(slot: number) {
@@ -302,6 +332,7 @@ export class ViewColumns implements ObjectColumns {
     this.kindCounts[this.kindCodes[slot]]--;
     this.stateCounts[this.stateCodes[slot]]--;
     this.shown--;
+    this.membershipCount++;
     this.otherMessages.delete(slot);
     this.findingCodes[slot] = 0;
   }

@@ -22,13 +22,13 @@ import type {
   IndexedObjectFacts,
 } from '@flux-fleet/plugin-flux-fleet-node';
 import type { IndexedObject } from '../derive/IndexedObject';
-import { PageSelector, textMatcher } from '../derive/objectQuery';
 import type { TenantRule } from '../config/FleetConfig';
 import type { ClusterEntry } from './ClusterEntry';
 import { stalenessOf } from './clusterHealth';
 import type { FleetClusters } from './FleetClusters';
 import { shardsOf, summaryOf, tenantsOf } from './fleetSummaries';
 import { toFleetObject, toFleetObjectDetail } from './fleetObjects';
+import { objectPage } from './objectPages';
 import { SelectorScan } from './SelectorScan';
 
 /**
@@ -96,17 +96,12 @@ export class FleetIndex implements FleetIndexService {
     );
   }
 
-  /** Objects matching a query (docs/api.md); `readable` leaves out those the caller may not read. */
+  /**
+   * Objects matching a query (docs/api.md); `readable` leaves out those the caller may not read. Answered by
+   * {@link objectPage}: column scans, a bounded heap on numeric places, the page's objects made last.
+   */
   objects(query: ObjectQuery, readable?: (o: IndexedObjectFacts) => boolean): Page<FleetObject> {
-    const selector = new PageSelector(query);
-    const matchesText = textMatcher(query.q);
-    for (const { view } of this.entriesFor(query.cluster)) {
-      view.forEachMatch(query, s => {
-        const o = view.object(s)!;
-        if ((!matchesText || matchesText(o)) && (!readable || readable(o))) selector.add(o);
-      });
-    }
-    const page = selector.page();
+    const page = objectPage(this.fleet.all(), this.entriesFor(query.cluster), query, readable);
     return {
       items: page.items.map(o => this.toApi(o)),
       totalCount: page.totalCount,

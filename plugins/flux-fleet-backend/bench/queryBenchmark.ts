@@ -1,0 +1,117 @@
+/*
+ * Benchmark of fleet-wide object queries (`GET /objects`) without HTTP or a server: the simulator's generator
+ * builds a fleet, its objects go straight into the index's stores (as a watch would deliver them), and each query
+ * of the product benchmark's fleet page runs many times. Prints one JSON document: per query its matches and
+ * p50/p99 in ms, and the heap the index holds per object.
+ *
+ *   yarn workspace @flux-fleet/plugin-flux-fleet-backend bench:query [--size M] [--runs 200]
+ */
+import { generateFleet, resolveOptions } from '@flux-fleet/fleet-sim';
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import type { ObjectQuery } from '@flux-fleet/plugin-flux-fleet-common';
+import { FleetClusters } from '../src/index/FleetClusters';
+import { FleetIndex } from '../src/index/FleetIndex';
+
+const args = new Map<string, string>();
+for (let i = 2; i < process.argv.length; i += 2) {
+  args.set(process.argv[i].replace(/^--/, ''), process.argv[i + 1]);
+}
+const SIZE = (args.get('size') ?? 'M') as 'S' | 'M' | 'L';
+const RUNS = Number(args.get('runs') ?? 200);
+const gc = (globalThis as { gc?: () => void }).gc;
+
+const silent: LoggerService = {
+  error: message => process.stderr.write(`error: ${message}\n`),
+  warn: () => {},
+  info: () => {},
+  debug: () => {},
+  child: () => silent,
+};
+
+/** The fleet page's queries of the product benchmark (bench/src/product/apiUnderLoad.ts), and a few more. */
+const QUERIES: Record<string, ObjectQuery> = {
+  'kind HelmRelease, state failed': { kind: ['HelmRelease'], state: ['failed'], limit: 100 },
+  'failed/stalled/blocked, by updatedAt desc': {
+    state: ['failed', 'stalled', 'blocked'],
+    sort: 'updatedAt',
+    order: 'desc',
+    limit: 100,
+  },
+  'text "api", by name': { q: 'api', sort: 'name', limit: 100 },
+  'all, by key': { limit: 100 },
+  'kind HelmRelease, by state': { kind: ['HelmRelease'], sort: 'state', limit: 100 },
+  'one cluster, Kustomizations by state': { cluster: ['CLUSTER'], kind: ['Kustomization'], sort: 'state', limit: 100 },
+};
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function main() {
+  const generated = generateFleet(resolveOptions({ size: SIZE, seed: 1 }));
+  gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const fleet = new FleetClusters({
+    clusters: generated.map(c => c.name),
+    tenants: [],
+    analysis: { debounceMs: 10, maxDelayMs: 50, refreshIntervalMs: 3_600_000 },
+    eventsPerObject: 0,
+    logger: silent,
+  });
+  const index = new FleetIndex(fleet, []);
+  for (const cluster of generated) {
+    const store = fleet.storeOf(cluster.name);
+    for (const served of cluster.served) {
+      const { type } = served;
+      const resource = { group: type.group, version: served.versions[0], kind: type.kind, plural: type.plural };
+      const sink = type.flux
+        ? store.flux(resource)
+        : type.kind === 'Deployment'
+          ? store.supporting('workloads', resource)
+          : type.kind === 'Namespace'
+            ? store.supporting('namespaces', resource)
+            : undefined;
+      if (!sink) continue;
+      const apiVersion = type.group ? `${type.group}/${served.versions[0]}` : served.versions[0];
+      sink.listStarted();
+      for (const stored of cluster.store.table(type).objects.values()) {
+        sink.upsert({ apiVersion, kind: type.kind, ...JSON.parse(stored.body.toString('utf8')) });
+      }
+      sink.listFinished();
+    }
+  }
+  generated.length = 0;
+  // the analyses run on their schedulers' timers
+  for (;;) {
+    await new Promise(r => setTimeout(r, 200));
+    if (fleet.all().every(e => e.view.analysedAt !== undefined && !e.store.peekChanges().structural)) break;
+  }
+  gc?.();
+  const objects = index.summary().objects;
+  const heapBytesPerObject = Math.round((process.memoryUsage().heapUsed - heapBefore) / objects);
+  const firstCluster = index.clusterNames()[0];
+  const results: Record<string, unknown> = {};
+  for (const [name, q] of Object.entries(QUERIES)) {
+    const query = { ...q, ...(q.cluster && { cluster: [firstCluster] }) };
+    const times: number[] = [];
+    let totalCount = 0;
+    for (let n = 0; n < RUNS; n++) {
+      const t = process.hrtime.bigint();
+      totalCount = index.objects(query).totalCount;
+      times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    times.sort((a, b) => a - b);
+    results[name] = {
+      totalCount,
+      p50: Math.round(percentile(times, 50) * 100) / 100,
+      p99: Math.round(percentile(times, 99) * 100) / 100,
+    };
+  }
+  process.stdout.write(`${JSON.stringify({ size: SIZE, objects, heapBytesPerObject, queries: results }, null, 2)}\n`);
+  fleet.close();
+}
+
+main().catch(error => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});
