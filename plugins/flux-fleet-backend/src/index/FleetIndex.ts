@@ -30,6 +30,7 @@ import { shardsOf, summaryOf, tenantsOf } from './fleetSummaries';
 import { toFleetObject, toFleetObjectDetail } from './fleetObjects';
 import { objectPage } from './objectPages';
 import { SelectorScan } from './SelectorScan';
+import { TextMatches } from './TextMatches';
 
 /**
  * The fleet-wide index of Flux objects, read side: every answer of {@link FleetIndexService} (and the API), from
@@ -38,8 +39,11 @@ import { SelectorScan } from './SelectorScan';
 export class FleetIndex implements FleetIndexService {
   private tenantCache?: { version: string; value: TenantSummary[] };
   private readonly selectors = new SelectorScan();
+  private readonly textMatches: TextMatches;
 
-  constructor(private readonly fleet: FleetClusters, private readonly tenantRules: TenantRule[]) {}
+  constructor(private readonly fleet: FleetClusters, private readonly tenantRules: TenantRule[]) {
+    this.textMatches = new TextMatches(fleet);
+  }
 
   /** The names of the configured clusters, in configuration order. */
   clusterNames(): string[] {
@@ -101,7 +105,12 @@ export class FleetIndex implements FleetIndexService {
    * {@link objectPage}: column scans, a bounded heap on numeric places, the page's objects made last.
    */
   objects(query: ObjectQuery, readable?: (o: IndexedObjectFacts) => boolean): Page<FleetObject> {
-    const page = objectPage(this.fleet.all(), this.entriesFor(query.cluster), query, readable);
+    const page = objectPage(
+      this.fleet.all(),
+      query,
+      readable,
+      this.textMatches,
+    );
     return {
       items: page.items.map(o => this.toApi(o)),
       totalCount: page.totalCount,

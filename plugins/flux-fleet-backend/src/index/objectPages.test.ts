@@ -9,6 +9,7 @@ import { loadGeneratedFleet } from '../__testUtils__/generatedFleet';
 import { plainObjectPage } from '../__testUtils__/plainObjectQuery';
 import type { IndexedObject } from '../derive/IndexedObject';
 import { objectPage } from './objectPages';
+import { TextMatches } from './TextMatches';
 
 /** A random number generator with a seed, so that a failing query can be told again. */
 function random(seed: number) {
@@ -80,6 +81,8 @@ describe('objectPage', () => {
     const all = handles();
     expect(all.length).toBeGreaterThan(500);
     const r = random(17);
+    // free text through the kept matches, as the index answers it
+    const texts = new TextMatches(fleet);
     let compared = 0;
     let nonEmpty = 0;
     for (let n = 0; n < 300; n++) {
@@ -87,7 +90,7 @@ describe('objectPage', () => {
       let cursor: string | undefined;
       for (let pageNumber = 0; pageNumber < 3; pageNumber++) {
         const q = { ...query, cursor };
-        const indexed = objectPage(fleet.all(), fleet.all(), q);
+        const indexed = objectPage(fleet.all(), q, undefined, texts);
         const plain = plainObjectPage(all, q);
         expect({ query: q, keys: keysOf(indexed), total: indexed.totalCount, next: indexed.nextCursor }).toEqual({
           query: q,
@@ -110,7 +113,7 @@ describe('objectPage', () => {
     const { fleet, handles } = generatedIndex();
     const readable = (o: IndexedObject) => o.namespace.length % 2 === 0;
     const query: ObjectQuery = { sort: 'state', limit: 50 };
-    const indexed = objectPage(fleet.all(), fleet.all(), query, readable);
+    const indexed = objectPage(fleet.all(), query, readable);
     const plain = plainObjectPage(handles().filter(readable), query);
     expect(indexed.totalCount).toBe(plain.totalCount);
     expect(indexed.totalCount).toBeLessThan(handles().length);
@@ -128,7 +131,7 @@ describe('objectPage', () => {
       const changed = new Set<string>();
       let cursor: string | undefined;
       for (let n = 0; n < 1000; n++) {
-        const page = objectPage(fleet.all(), fleet.all(), { ...query, cursor });
+        const page = objectPage(fleet.all(), { ...query, cursor });
         seen.push(...keysOf(page));
         cursor = page.nextCursor;
         if (!cursor) break;
@@ -154,17 +157,44 @@ describe('objectPage', () => {
     },
   );
 
+  it('keeps the matches of a free text up to date as messages change, as a plain scan finds them', () => {
+    const { fleet, objects, handles } = generatedIndex();
+    const texts = new TextMatches(fleet);
+    const ask = (q: string) => {
+      const query: ObjectQuery = { q, sort: 'name', limit: 1000 };
+      const kept = objectPage(fleet.all(), query, undefined, texts);
+      expect(keysOf(kept)).toEqual(keysOf(plainObjectPage(handles(), query)));
+      return kept.totalCount;
+    };
+    const before = { marker: ask('disk quota'), common: ask('a') };
+    // twelve objects fail with a message that contains the text, then four of them recover
+    const failing = objects.filter((_, i) => i % 50 === 0).slice(0, 12);
+    const setReady = (o: (typeof objects)[number], status: string, message: string) => {
+      o.raw.status = { ...o.raw.status, conditions: [{ type: 'Ready', status, reason: 'X', message }] };
+      o.sink.upsert(o.raw);
+    };
+    for (const o of failing) setReady(o, 'False', 'Disk quota exceeded on the node');
+    jest.advanceTimersByTime(2_000);
+    expect(ask('disk quota')).toBe(before.marker + 12);
+    for (const o of failing.slice(0, 4)) setReady(o, 'True', 'Applied revision');
+    jest.advanceTimersByTime(2_000);
+    expect(ask('disk quota')).toBe(before.marker + 8);
+    expect(ask('a')).toBeGreaterThan(0);
+    expect(before.common).toBeGreaterThan(0);
+    fleet.close();
+  });
+
   it('pages past a cursor whose object is gone, from where it was', () => {
     const { fleet, objects } = generatedIndex();
-    const first = objectPage(fleet.all(), fleet.all(), { sort: 'name', limit: 10 });
+    const first = objectPage(fleet.all(), { sort: 'name', limit: 10 });
     const last = objects.find(
       o => `${o.cluster}/${o.raw.metadata.namespace}/${(o.raw as { kind?: string }).kind}/${o.raw.metadata.name}` ===
         first.items[9].key,
     )!;
     last.sink.remove(last.raw);
     jest.advanceTimersByTime(2_000);
-    const next = objectPage(fleet.all(), fleet.all(), { sort: 'name', limit: 10, cursor: first.nextCursor });
-    const whole = objectPage(fleet.all(), fleet.all(), { sort: 'name', limit: 30 });
+    const next = objectPage(fleet.all(), { sort: 'name', limit: 10, cursor: first.nextCursor });
+    const whole = objectPage(fleet.all(), { sort: 'name', limit: 30 });
     expect(keysOf(whole)).not.toContain(first.items[9].key);
     expect(keysOf(next)).toEqual(keysOf(whole).slice(9, 19));
     fleet.close();

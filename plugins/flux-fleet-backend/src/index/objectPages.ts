@@ -14,6 +14,7 @@ import {
 } from '../derive/pageOrder';
 import { slotTextMatcher, textPattern } from '../derive/slotText';
 import type { ClusterEntry } from './ClusterEntry';
+import type { TextMatches } from './TextMatches';
 
 /**
  * An object's place in a sorted list, as numbers where they can be: the sort value (a number, or the name for
@@ -54,18 +55,19 @@ function clusterOrders(all: readonly ClusterEntry[]) {
 }
 
 /**
- * One page of the objects matching a query across clusters, in the query's order, after its cursor (docs/api.md):
+ * One page of the objects matching a query across the clusters of `all` (those of its `cluster` filter), in the query's order, after its cursor (docs/api.md):
  * each cluster's column scan ({@link ClusterView.forEachMatch}) offers the slots that pass the filters; a bounded
- * heap of `limit` places keeps the first after the cursor, compared as numbers; only the page's objects become
+ * heap of `limit` places keeps the first after the cursor, compared as numbers; free text is read from
+ * `textMatches` when given (kept per text, updated as objects change); only the page's objects become
  * {@link IndexedObject}s (and each object the caller's `readable` asks about). The answer is the one a full sort
  * of every match would give; the cursor is a position (sort value and key), so a page after a change neither
  * repeats nor skips an object that did not change.
  */
 export function objectPage(
   all: readonly ClusterEntry[],
-  entries: readonly ClusterEntry[],
   query: ObjectQuery,
   readable?: (o: IndexedObject) => boolean,
+  textMatches?: TextMatches,
 ): ObjectPage {
   const sort: SortField = query.sort ?? 'key';
   const order = query.order ?? 'asc';
@@ -97,10 +99,13 @@ export function objectPage(
   let total = 0;
   let afterCount = 0;
   const pattern = textPattern(query.q);
-  for (const entry of new Set(entries)) {
+  const entries = query.cluster?.length ? all.filter(e => query.cluster!.includes(e.name)) : all;
+  for (const entry of entries) {
     const { view } = entry;
     const keys = keyOrderOf(view);
-    const text = pattern && slotTextMatcher(view, pattern);
+    const text =
+      pattern &&
+      (textMatches ? textMatches.matcher(entry, query.q!.trim(), pattern) : slotTextMatcher(view, pattern));
     const cluster = clusters.keyPlace.get(entry.name)!;
     const clusterName = clusters.namePlace.get(entry.name)!;
     const valueOf = (slot: number): number | string => {
