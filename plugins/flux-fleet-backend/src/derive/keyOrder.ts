@@ -28,7 +28,8 @@ export class KeyOrder {
       slots.push(slot);
       keys.push(key);
     }
-    const byKey = slots.map((_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
+    // keys are distinct: never equal
+    const byKey = slots.map((_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -1 : 1));
     const ranks = new Uint32Array(limit);
     byKey.forEach((i, rank) => {
       ranks[slots[i]] = rank;

@@ -35,7 +35,8 @@ interface Kept extends Place {
 function compareAsc(a: Place, b: Place): number {
   if (a.value !== b.value) return a.value < b.value ? -1 : 1;
   if (a.cluster !== b.cluster) return a.cluster < b.cluster ? -1 : 1;
-  return a.rank === b.rank ? 0 : a.rank < b.rank ? -1 : 1;
+  if (a.rank === b.rank) return 0;
+  return a.rank < b.rank ? -1 : 1;
 }
 
 /**
@@ -96,8 +97,7 @@ export function objectPage(
 
   const heap: Kept[] = [];
   const probe: Place = { value: 0, cluster: 0, rank: 0 };
-  let total = 0;
-  let afterCount = 0;
+  const counts = { total: 0, after: 0 };
   const pattern = textPattern(query.q);
   const entries = query.cluster?.length ? all.filter(e => query.cluster!.includes(e.name)) : all;
   for (const entry of entries) {
@@ -127,13 +127,13 @@ export function objectPage(
     view.forEachMatch(query, slot => {
       if (text && !text(slot)) return;
       if (readable && !readable(view.object(slot)!)) return;
-      total++;
+      counts.total++;
       // one probe for every match; a place is made only for those the page keeps
       probe.value = valueOf(slot);
       probe.cluster = cluster;
       probe.rank = keys.rankOf(slot);
       if (after && compare(probe, after) <= 0) return;
-      afterCount++;
+      counts.after++;
       if (heap.length === limit && compare(probe, heap[0]) >= 0) return;
       const place: Kept = { ...probe, entry, slot };
       if (heap.length < limit) siftUp(heap, heap.push(place) - 1, compare);
@@ -149,8 +149,8 @@ export function objectPage(
   const last = items[items.length - 1];
   return {
     items,
-    totalCount: total,
-    ...(afterCount > items.length &&
+    totalCount: counts.total,
+    ...(counts.after > items.length &&
       last && {
         nextCursor: encodeCursor(sort, order, { value: sortValue(last, sort), key: last.key }),
       }),
