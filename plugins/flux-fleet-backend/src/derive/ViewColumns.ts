@@ -17,6 +17,7 @@ import {
 import type { IndexedObject } from './IndexedObject';
 import type { RecordTable } from '../records/RecordTable';
 import { ServiceIndex } from './ServiceIndex';
+import { ValueSlots } from './ValueSlots';
 import { indexedObjectAt, ObjectColumns } from './indexedObjectAt';
 import { capacityFor, grown, INITIAL_CAPACITY } from '../records/columns';
 import {
@@ -64,6 +65,9 @@ export class ViewColumns implements ObjectColumns {
   private membershipCount = 0;
   private readonly kindCounts = new Int32Array(FLUX_KINDS.length);
   private readonly stateCounts = new Int32Array(RECONCILE_STATES.length);
+  /** The shown slots by kind and by state: where a kind or state filter starts. */
+  private readonly kindSlots = new ValueSlots(FLUX_KINDS.length);
+  private readonly stateSlots = new ValueSlots(RECONCILE_STATES.length);
   protected serviceIndex = ServiceIndex.empty();
 
   constructor(
@@ -158,8 +162,28 @@ export class ViewColumns implements ObjectColumns {
       for (const service of new Set(query.service)) this.serviceIndex.forEach(service, test);
       return;
     }
+    // a kind or state filter starts from the smaller of its lists of slots; the other filters are tested on those
+    const byKind = kinds && this.codesOf(kinds, this.kindSlots);
+    const byState = states && this.codesOf(states, this.stateSlots);
+    const start =
+      byKind && (!byState || byKind.size <= byState.size) ? byKind : byState;
+    if (start) {
+      for (const code of start.codes) start.slots.forEach(code, test);
+      return;
+    }
     const limit = Math.min(this.table.slotLimit, this.capacity);
     for (let slot = 0; slot < limit; slot++) test(slot);
+  }
+
+  private codesOf(mask: Uint8Array, slots: ValueSlots) {
+    const codes: number[] = [];
+    let size = 0;
+    mask.forEach((allowed, code) => {
+      if (!allowed) return;
+      codes.push(code);
+      size += slots.size(code);
+    });
+    return { codes, size, slots };
   }
 
   /**
@@ -293,6 +317,7 @@ export class ViewColumns implements ObjectColumns {
     if (this.flags[slot] & SHOWN) {
       this.stateCounts[this.stateCodes[slot]]--;
       this.stateCounts[code]++;
+      this.stateSlots.move(slot, this.stateCodes[slot], code);
     }
     this.stateCodes[slot] = code;
     this.derivedAts[slot] = now;
@@ -323,11 +348,15 @@ export class ViewColumns implements ObjectColumns {
     this.kindCodes[slot] = KIND_CODE.get(kind)!;
     this.kindCounts[this.kindCodes[slot]]++;
     this.stateCounts[this.stateCodes[slot]]++;
+    this.kindSlots.add(slot, this.kindCodes[slot]);
+    this.stateSlots.add(slot, this.stateCodes[slot]);
     this.shown++;
     this.membershipCount++;
   }
 
   protected hide(slot: number) {
+    this.kindSlots.remove(slot, this.kindCodes[slot]);
+    this.stateSlots.remove(slot, this.stateCodes[slot]);
     this.flags[slot] = 0;
     this.kindCounts[this.kindCodes[slot]]--;
     this.stateCounts[this.stateCodes[slot]]--;

@@ -164,6 +164,11 @@ describe('objectPage', () => {
       const query: ObjectQuery = { q, sort: 'name', limit: 1000 };
       const kept = objectPage(fleet.all(), query, undefined, texts);
       expect(keysOf(kept)).toEqual(keysOf(plainObjectPage(handles(), query)));
+      // the lists of slots by state follow the changes too
+      for (const state of [['failed'], ['ready', 'progressing']] as ReconcileStateName[][]) {
+        const byState: ObjectQuery = { state, kind: ['Kustomization', 'HelmRelease'], limit: 1000 };
+        expect(keysOf(objectPage(fleet.all(), byState))).toEqual(keysOf(plainObjectPage(handles(), byState)));
+      }
       return kept.totalCount;
     };
     const before = { marker: ask('disk quota'), common: ask('a') };
