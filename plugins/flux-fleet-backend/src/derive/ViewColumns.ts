@@ -17,6 +17,7 @@ import {
 import type { IndexedObject } from './IndexedObject';
 import type { RecordTable } from '../records/RecordTable';
 import { ServiceIndex } from './ServiceIndex';
+import { ValueSlots } from './ValueSlots';
 import { indexedObjectAt, ObjectColumns } from './indexedObjectAt';
 import { capacityFor, grown, INITIAL_CAPACITY } from '../records/columns';
 import {
@@ -61,8 +62,12 @@ export class ViewColumns implements ObjectColumns {
   /** State messages that are not the Ready condition's, by slot. */
   protected readonly otherMessages = new Map<number, string>();
   protected shown = 0;
+  private membershipCount = 0;
   private readonly kindCounts = new Int32Array(FLUX_KINDS.length);
   private readonly stateCounts = new Int32Array(RECONCILE_STATES.length);
+  /** The shown slots by kind and by state: where a kind or state filter starts. */
+  private readonly kindSlots = new ValueSlots(FLUX_KINDS.length);
+  private readonly stateSlots = new ValueSlots(RECONCILE_STATES.length);
   protected serviceIndex = ServiceIndex.empty();
 
   constructor(
@@ -74,6 +79,14 @@ export class ViewColumns implements ObjectColumns {
   /** Objects in the view (as of the last analysis). */
   get size(): number {
     return this.shown;
+  }
+
+  /**
+   * Bumped whenever an object comes into the view or leaves it (not when one changes): what depends only on which
+   * keys are shown (their order) is valid while it stays the same.
+   */
+  get membership(): number {
+    return this.membershipCount;
   }
 
   /** Whether the view holds answers about the object of a slot (its slot may not be given to another yet). */
@@ -149,8 +162,28 @@ export class ViewColumns implements ObjectColumns {
       for (const service of new Set(query.service)) this.serviceIndex.forEach(service, test);
       return;
     }
+    // a kind or state filter starts from the smaller of its lists of slots; the other filters are tested on those
+    const byKind = kinds && this.codesOf(kinds, this.kindSlots);
+    const byState = states && this.codesOf(states, this.stateSlots);
+    const start =
+      byKind && (!byState || byKind.size <= byState.size) ? byKind : byState;
+    if (start) {
+      for (const code of start.codes) start.slots.forEach(code, test);
+      return;
+    }
     const limit = Math.min(this.table.slotLimit, this.capacity);
     for (let slot = 0; slot < limit; slot++) test(slot);
+  }
+
+  private codesOf(mask: Uint8Array, slots: ValueSlots) {
+    const codes: number[] = [];
+    let size = 0;
+    mask.forEach((allowed, code) => {
+      if (!allowed) return;
+      codes.push(code);
+      size += slots.size(code);
+    });
+    return { codes, size, slots };
   }
 
   /**
@@ -242,6 +275,26 @@ export class ViewColumns implements ObjectColumns {
     return this.updatedAts[slot];
   }
 
+  /** The state of a slot as its position in `RECONCILE_STATES`: what a sort reads without a string. */
+  stateCodeOf(slot: number): number {
+    return this.stateCodes[slot];
+  }
+
+  /** The kind of a slot as its position in `FLUX_KINDS`. */
+  kindCodeOf(slot: number): number {
+    return this.kindCodes[slot];
+  }
+
+  /** The boundary of a slot as its position in {@link ViewColumns.boundaryList}. */
+  boundaryCodeOf(slot: number): number {
+    return this.boundaryCodes[slot];
+  }
+
+  /** The distinct boundaries of the last analysis, by code: a filter decides each once. */
+  boundaryList(): readonly TenancyBoundary[] {
+    return this.boundaries;
+  }
+
   // ------------------------------------------------------------------ writing columns, for the passes
 
   protected ensureCapacity(slot: number) {
@@ -264,6 +317,7 @@ export class ViewColumns implements ObjectColumns {
     if (this.flags[slot] & SHOWN) {
       this.stateCounts[this.stateCodes[slot]]--;
       this.stateCounts[code]++;
+      this.stateSlots.move(slot, this.stateCodes[slot], code);
     }
     this.stateCodes[slot] = code;
     this.derivedAts[slot] = now;
@@ -294,14 +348,20 @@ export class ViewColumns implements ObjectColumns {
     this.kindCodes[slot] = KIND_CODE.get(kind)!;
     this.kindCounts[this.kindCodes[slot]]++;
     this.stateCounts[this.stateCodes[slot]]++;
+    this.kindSlots.add(slot, this.kindCodes[slot]);
+    this.stateSlots.add(slot, this.stateCodes[slot]);
     this.shown++;
+    this.membershipCount++;
   }
 
   protected hide(slot: number) {
+    this.kindSlots.remove(slot, this.kindCodes[slot]);
+    this.stateSlots.remove(slot, this.stateCodes[slot]);
     this.flags[slot] = 0;
     this.kindCounts[this.kindCodes[slot]]--;
     this.stateCounts[this.stateCodes[slot]]--;
     this.shown--;
+    this.membershipCount++;
     this.otherMessages.delete(slot);
     this.findingCodes[slot] = 0;
   }

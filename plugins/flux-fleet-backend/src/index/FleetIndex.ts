@@ -23,14 +23,15 @@ import type {
   IndexedObjectFacts,
 } from '@flux-fleet/plugin-flux-fleet-node';
 import type { IndexedObject } from '../derive/IndexedObject';
-import { PageSelector, textMatcher } from '../derive/objectQuery';
 import type { TenantRule } from '../config/FleetConfig';
 import type { ClusterEntry } from './ClusterEntry';
 import { stalenessOf } from './clusterHealth';
 import type { FleetClusters } from './FleetClusters';
 import { shardsOf, summaryOf, tenantsOf } from './fleetSummaries';
 import { toFleetObject, toFleetObjectDetail } from './fleetObjects';
+import { objectPage } from './objectPages';
 import { SelectorScan } from './SelectorScan';
+import { TextMatches } from './TextMatches';
 
 /**
  * The fleet-wide index of Flux objects, read side: every answer of {@link FleetIndexService} (and the API), from
@@ -39,8 +40,11 @@ import { SelectorScan } from './SelectorScan';
 export class FleetIndex implements FleetIndexService {
   private tenantCache?: { version: string; value: TenantSummary[] };
   private readonly selectors = new SelectorScan();
+  private readonly textMatches: TextMatches;
 
-  constructor(private readonly fleet: FleetClusters, private readonly tenantRules: TenantRule[]) {}
+  constructor(private readonly fleet: FleetClusters, private readonly tenantRules: TenantRule[]) {
+    this.textMatches = new TextMatches(fleet);
+  }
 
   /** The names of the configured clusters, in configuration order. */
   clusterNames(): string[] {
@@ -97,17 +101,17 @@ export class FleetIndex implements FleetIndexService {
     );
   }
 
-  /** Objects matching a query (docs/api.md); `readable` leaves out those the caller may not read. */
+  /**
+   * Objects matching a query (docs/api.md); `readable` leaves out those the caller may not read. Answered by
+   * {@link objectPage}: column scans, a bounded heap on numeric places, the page's objects made last.
+   */
   objects(query: ObjectQuery, readable?: (o: IndexedObjectFacts) => boolean): Page<FleetObject> {
-    const selector = new PageSelector(query);
-    const matchesText = textMatcher(query.q);
-    for (const { view } of this.entriesFor(query.cluster)) {
-      view.forEachMatch(query, s => {
-        const o = view.object(s)!;
-        if ((!matchesText || matchesText(o)) && (!readable || readable(o))) selector.add(o);
-      });
-    }
-    const page = selector.page();
+    const page = objectPage(
+      this.fleet.all(),
+      query,
+      readable,
+      this.textMatches,
+    );
     return {
       items: page.items.map(o => this.toApi(o)),
       totalCount: page.totalCount,

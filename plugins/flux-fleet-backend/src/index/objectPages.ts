@@ -1,0 +1,183 @@
+import type { ObjectQuery } from '@flux-fleet/plugin-flux-fleet-common';
+import type { IndexedObject } from '../derive/IndexedObject';
+import { keyOrderOf } from '../derive/keyOrder';
+import { DEFAULT_LIMIT, MAX_LIMIT, ObjectPage } from '../derive/objectQuery';
+import {
+  decodeCursor,
+  encodeCursor,
+  KIND_RANK_BY_CODE,
+  KINDS_BY_NAME,
+  rankIn,
+  SEVERITY_BY_STATE_CODE,
+  SortField,
+  sortValue,
+} from '../derive/pageOrder';
+import { slotTextMatcher, textPattern } from '../derive/slotText';
+import type { ClusterEntry } from './ClusterEntry';
+import type { TextMatches } from './TextMatches';
+
+/**
+ * An object's place in a sorted list, as numbers where they can be: the sort value (a number, or the name for
+ * `sort=name`), then the key as its cluster's place in key order and its rank in its cluster's key order.
+ * Comparing these compares (sort value, key) as the API defines the order, without reading a key string.
+ */
+interface Place {
+  value: number | string;
+  cluster: number;
+  rank: number;
+}
+
+interface Kept extends Place {
+  entry: ClusterEntry;
+  slot: number;
+}
+
+function compareAsc(a: Place, b: Place): number {
+  if (a.value !== b.value) return a.value < b.value ? -1 : 1;
+  if (a.cluster !== b.cluster) return a.cluster < b.cluster ? -1 : 1;
+  if (a.rank === b.rank) return 0;
+  return a.rank < b.rank ? -1 : 1;
+}
+
+/**
+ * The order of the fleet's clusters in key order. A key starts with its cluster's name and `/` (rules §1), so
+ * keys of two clusters compare as `name/` does; `cluster` sorts by the bare name, which orders `a` and `a-b` the
+ * other way round.
+ */
+function clusterOrders(all: readonly ClusterEntry[]) {
+  const prefixes = all.map(e => `${e.name}/`).sort();
+  const names = all.map(e => e.name).sort();
+  return {
+    prefixes,
+    keyPlace: new Map(prefixes.map((p, i) => [p.slice(0, -1), i])),
+    names,
+    namePlace: new Map(names.map((n, i) => [n, i])),
+  };
+}
+
+/**
+ * One page of the objects matching a query across the clusters of `all` (those of its `cluster` filter), in the query's order, after its cursor (docs/api.md):
+ * each cluster's column scan ({@link ClusterView.forEachMatch}) offers the slots that pass the filters; a bounded
+ * heap of `limit` places keeps the first after the cursor, compared as numbers; free text is read from
+ * `textMatches` when given (kept per text, updated as objects change); only the page's objects become
+ * {@link IndexedObject}s (and each object the caller's `readable` asks about). The answer is the one a full sort
+ * of every match would give; the cursor is a position (sort value and key), so a page after a change neither
+ * repeats nor skips an object that did not change.
+ */
+export function objectPage(
+  all: readonly ClusterEntry[],
+  query: ObjectQuery,
+  readable?: (o: IndexedObject) => boolean,
+  textMatches?: TextMatches,
+): ObjectPage {
+  const sort: SortField = query.sort ?? 'key';
+  const order = query.order ?? 'asc';
+  const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT);
+  const sign = order === 'desc' ? -1 : 1;
+  const compare = (a: Place, b: Place) => sign * compareAsc(a, b);
+  const clusters = clusterOrders(all);
+
+  const after = query.cursor ? placeOfCursor(decodeCursor(query.cursor, sort, order)) : undefined;
+  function placeOfCursor(position: { value: string | number; key: string }): Place {
+    const { key } = position;
+    const slash = key.indexOf('/');
+    const cluster = slash > 0 ? clusters.keyPlace.get(key.slice(0, slash)) : undefined;
+    const entry = cluster === undefined ? undefined : all.find(e => e.name === key.slice(0, slash));
+    const keyPlace = entry
+      ? { cluster: cluster!, rank: keyOrderOf(entry.view).positionOf(key) }
+      : // a key of no cluster of the fleet: before or after all the keys of each cluster, as its prefix says
+        { cluster: rankIn(clusters.prefixes, key), rank: 0 };
+    let value: number | string;
+    if (sort === 'cluster') value = rankIn(clusters.names, String(position.value));
+    else if (sort === 'kind') value = rankIn(KINDS_BY_NAME, String(position.value));
+    else if (sort === 'key') value = 0;
+    else value = position.value;
+    return { value, ...keyPlace };
+  }
+
+  const heap: Kept[] = [];
+  const probe: Place = { value: 0, cluster: 0, rank: 0 };
+  const counts = { total: 0, after: 0 };
+  const pattern = textPattern(query.q);
+  const entries = query.cluster?.length ? all.filter(e => query.cluster!.includes(e.name)) : all;
+  for (const entry of entries) {
+    const { view } = entry;
+    const keys = keyOrderOf(view);
+    const text =
+      pattern &&
+      (textMatches ? textMatches.matcher(entry, query.q!.trim(), pattern) : slotTextMatcher(view, pattern));
+    const cluster = clusters.keyPlace.get(entry.name)!;
+    const clusterName = clusters.namePlace.get(entry.name)!;
+    const valueOf = (slot: number): number | string => {
+      switch (sort) {
+        case 'name':
+          return view.nameAt(slot);
+        case 'state':
+          return SEVERITY_BY_STATE_CODE[view.stateCodeOf(slot)];
+        case 'updatedAt':
+          return view.updatedAtOf(slot);
+        case 'cluster':
+          return clusterName;
+        case 'kind':
+          return KIND_RANK_BY_CODE[view.kindCodeOf(slot)];
+        default:
+          return 0;
+      }
+    };
+    view.forEachMatch(query, slot => {
+      if (text && !text(slot)) return;
+      if (readable && !readable(view.object(slot)!)) return;
+      counts.total++;
+      // one probe for every match; a place is made only for those the page keeps
+      probe.value = valueOf(slot);
+      probe.cluster = cluster;
+      probe.rank = keys.rankOf(slot);
+      if (after && compare(probe, after) <= 0) return;
+      counts.after++;
+      if (heap.length === limit && compare(probe, heap[0]) >= 0) return;
+      const place: Kept = { ...probe, entry, slot };
+      if (heap.length < limit) siftUp(heap, heap.push(place) - 1, compare);
+      else {
+        heap[0] = place;
+        siftDown(heap, 0, compare);
+      }
+    });
+  }
+
+  const kept = heap.sort(compare);
+  const items = kept.map(k => k.entry.view.object(k.slot)!);
+  const last = items[items.length - 1];
+  return {
+    items,
+    totalCount: counts.total,
+    ...(counts.after > items.length &&
+      last && {
+        nextCursor: encodeCursor(sort, order, { value: sortValue(last, sort), key: last.key }),
+      }),
+  };
+}
+
+// a max-heap on the page order: the root is the last of the kept places
+function siftUp(heap: Kept[], start: number, compare: (a: Place, b: Place) => number) {
+  let i = start;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (compare(heap[i], heap[parent]) <= 0) return;
+    [heap[i], heap[parent]] = [heap[parent], heap[i]];
+    i = parent;
+  }
+}
+
+function siftDown(heap: Kept[], start: number, compare: (a: Place, b: Place) => number) {
+  let i = start;
+  for (;;) {
+    const left = 2 * i + 1;
+    const right = left + 1;
+    let largest = i;
+    if (left < heap.length && compare(heap[left], heap[largest]) > 0) largest = left;
+    if (right < heap.length && compare(heap[right], heap[largest]) > 0) largest = right;
+    if (largest === i) return;
+    [heap[i], heap[largest]] = [heap[largest], heap[i]];
+    i = largest;
+  }
+}
