@@ -6,7 +6,9 @@
 // Environment: FLEET_SIZE (S, M, L; default M), FLEET_KINDS (comma-separated Flux kinds; default the module's
 // default, Kustomization and HelmRelease), BENCH_DATABASE (sqlite, the default: SQLite in memory; pg: the PostgreSQL
 // of BACKSTAGE_TEST_DATABASE_POSTGRES15_CONNECTION_STRING, as `scripts/postgres.sh url` prints it, in a fresh
-// database). It prints one JSON line `catalog ingest benchmark` with the figures.
+// database), FLEET_CLUSTERS (only the first N clusters of the fleet: a fraction of it, for profiling). It prints one
+// JSON line `catalog ingest benchmark` with the figures, among them the database statements that took the most wall
+// time (the profile) and, every 30 s, how many entities were received, processed and stitched.
 // The simulator runs in a child process; the Flux Fleet backend, the catalog and this module run in this one, as in a
 // one-process Backstage backend.
 import {
@@ -33,6 +35,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import catalogModule from '../src/index';
+import { catalogTableRows, CatalogTableRows, profileStatements } from './catalogProfile';
 import { countsFromTruth, shardsServedBy, sortKeys } from '../src/__testUtils__/fleetExpectations';
 
 jest.setTimeout(60 * 60_000);
@@ -41,20 +44,25 @@ const SIZE = process.env.FLEET_SIZE ?? 'M';
 const POLL_MS = SIZE === 'S' ? 1_000 : 10_000;
 const KINDS = (process.env.FLEET_KINDS ?? 'Kustomization,HelmRelease').split(',') as FluxKind[];
 const DATABASE = process.env.BENCH_DATABASE ?? 'sqlite';
+const CLUSTER_LIMIT = process.env.FLEET_CLUSTERS ? Number(process.env.FLEET_CLUSTERS) : undefined;
 
 if (DATABASE !== 'sqlite' && DATABASE !== 'pg') {
   throw new Error(`BENCH_DATABASE must be sqlite or pg, got '${DATABASE}'`);
 }
 // created at the top level: it registers Jest hooks that drop the databases it made
-const databases = DATABASE === 'pg' ? TestDatabases.create({ ids: ['POSTGRES_15'], disableDocker: true }) : undefined;
+const DATABASE_ID = DATABASE === 'pg' ? 'POSTGRES_15' : 'SQLITE_3';
+const databases = TestDatabases.create({ ids: [DATABASE_ID], disableDocker: true });
 
-/** The database every plugin of the backend uses: SQLite in memory, or a fresh PostgreSQL database. */
-async function databaseFeatures() {
-  if (!databases) return [];
-  if (!databases.supports('POSTGRES_15')) {
+/**
+ * The database every plugin of the backend uses (SQLite in memory, as the embedded default, or a fresh PostgreSQL
+ * database), made here so the benchmark can time its statements and count the catalog's rows.
+ */
+async function database() {
+  if (!databases.supports(DATABASE_ID)) {
     throw new Error('BENCH_DATABASE=pg needs BACKSTAGE_TEST_DATABASE_POSTGRES15_CONNECTION_STRING');
   }
-  return [mockServices.database.factory({ knex: await databases.init('POSTGRES_15') })];
+  const knex = await databases.init(DATABASE_ID);
+  return { knex, features: [mockServices.database.factory({ knex })] };
 }
 
 async function startSim(dir: string): Promise<{ child: ChildProcess; clusters: SimCluster[]; truth: GroundTruth }> {
@@ -70,8 +78,16 @@ async function startSim(dir: string): Promise<{ child: ChildProcess; clusters: S
     });
     child.on('exit', code => reject(new Error(`the simulator exited with ${code}`)));
   });
-  const { clusters } = JSON.parse(line);
-  return { child, clusters, truth: JSON.parse(readFileSync(truthFile, 'utf8')) };
+  const all: SimCluster[] = JSON.parse(line).clusters;
+  const clusters = CLUSTER_LIMIT ? all.slice(0, CLUSTER_LIMIT) : all;
+  const names = new Set(clusters.map(c => c.name));
+  const fullTruth: GroundTruth = JSON.parse(readFileSync(truthFile, 'utf8'));
+  const truth: GroundTruth = {
+    ...fullTruth,
+    clusters: fullTruth.clusters.filter(c => names.has(c.name)),
+    objects: fullTruth.objects.filter(o => names.has(o.cluster)),
+  };
+  return { child, clusters, truth };
 }
 
 /**
@@ -111,12 +127,14 @@ it(`ingests the fleet ${SIZE} into the catalog`, async () => {
     const expectedTotal = Object.values(expected).reduce((a, b) => a + b, 0);
 
     const logs = emissionLogger();
-    const database = await databaseFeatures();
+    const db = await database();
+    const profile = profileStatements(db.knex);
+    let rows: CatalogTableRows | undefined;
     const started = Date.now();
     backend = await startTestBackend({
       features: [
         logs.factory,
-        ...database,
+        ...db.features,
         catalogPlugin,
         fluxFleetFeature,
         catalogModule,
@@ -156,6 +174,7 @@ it(`ingests the fleet ${SIZE} into the catalog`, async () => {
       if (total > 0) firstEntityAt ??= Date.now();
       if (Date.now() - lastProgressAt >= 30_000) {
         lastProgressAt = Date.now();
+        rows = await catalogTableRows(db.knex);
         // Straight to stderr: jest holds console output until the end.
         const seconds = (at: number) => Math.round((at - started) / 1000);
         process.stderr.write(
@@ -163,7 +182,7 @@ it(`ingests the fleet ${SIZE} into the catalog`, async () => {
             `${syncedAt ? `index synced at ${seconds(syncedAt)} s` : 'index syncing'}; ` +
             `provider emitted ${logs.emitted.entities}${
               logs.emitted.lastAt ? `, the last at ${seconds(logs.emitted.lastAt)} s` : ''
-            }\n`,
+            }; catalog ${JSON.stringify(rows)}; slowest statements ${JSON.stringify(profile.top(4))}\n`,
         );
       }
       if (JSON.stringify(counts) === JSON.stringify(expected)) break;
@@ -175,6 +194,8 @@ it(`ingests the fleet ${SIZE} into the catalog`, async () => {
       await new Promise(resolve => setTimeout(resolve, POLL_MS));
     }
     const doneAt = Date.now();
+    profile.stop();
+    rows = await catalogTableRows(db.knex);
     const result = {
       fleet: SIZE,
       database: DATABASE,
@@ -189,6 +210,9 @@ it(`ingests the fleet ${SIZE} into the catalog`, async () => {
       secondsUntilProviderLastEmitted: logs.emitted.lastAt ? (logs.emitted.lastAt - started) / 1000 : null,
       secondsUntilAllEntities: (doneAt - started) / 1000,
       secondsFromIndexSyncedToAllEntities: syncedAt ? (doneAt - syncedAt) / 1000 : null,
+      catalogRows: rows,
+      // wall time of the database statements of every plugin (the catalog's, mostly), by statement and table
+      slowestStatements: profile.top(15),
     };
     // eslint-disable-next-line no-console
     console.log(`catalog ingest benchmark ${JSON.stringify(result)}`);

@@ -171,9 +171,10 @@ describe('buildClusterEntities', () => {
       },
       options,
     );
-    expect(entities.find(e => e.metadata.name.endsWith('.api'))?.spec?.dependsOn).toEqual([
-      'resource:default/prod-eu-1.flux-system.main',
-    ]);
+    const api = entities.find(e => e.metadata.name.endsWith('.api'))!;
+    expect(api.spec).not.toHaveProperty('dependsOn');
+    // Its shard is a label, never a relation: a shard would be the target of every object it reconciles.
+    expect(api.metadata.labels?.['flux-fleet.io/shard']).toBe('main');
   });
 
   it('skips a shard whose instance the index does not list, and says so', () => {

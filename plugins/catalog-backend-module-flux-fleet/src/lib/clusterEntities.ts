@@ -69,15 +69,6 @@ export function buildClusterEntities(
   const problems: string[] = [];
 
   const instanceNames = new Set(structure.instances.map(i => i.name));
-  const shardRefs = new Map<string, string>();
-  for (const shard of structure.shards) {
-    if (instanceNames.has(shard.instance)) {
-      shardRefs.set(
-        `${shard.instance}/${shard.name}`,
-        resourceRef(shardEntityName(cluster, shard.instance, shard.name)),
-      );
-    }
-  }
 
   entities.push(clusterEntity(structure, options, common));
   for (const instance of structure.instances) {
@@ -115,7 +106,7 @@ export function buildClusterEntities(
   for (const object of emitted) {
     try {
       entities.push(
-        objectEntity(object, options, common, { shardRefs, objectRefs }),
+        objectEntity(object, options, common, objectRefs),
       );
     } catch (error) {
       skip(object, error);
@@ -283,7 +274,7 @@ function objectEntity(
   object: FleetObject,
   options: ClusterEntityOptions,
   common: CommonMetadata,
-  refs: { shardRefs: Map<string, string>; objectRefs: Map<string, string> },
+  objectRefs: Map<string, string>,
 ): Entity {
   const { ref, owner, boundary, service } = object;
   const tenant = boundary?.tenant ?? null;
@@ -300,15 +291,13 @@ function objectEntity(
   annotations[ENTITY_ANNOTATIONS.objectKey] = object.key;
   if (service) annotations[ANNOTATIONS.kubernetesId] = service;
 
+  // No relation to the shard: every object of a shard would relate to it (a thousand and more each at fleet M), and
+  // the catalog stitches a relation's target again each time one of its sources is processed, so the shards'
+  // stitching took the catalog's time (README, Benchmark). The shard is in the labels, which catalog filters use.
   const dependsOn = new Set<string>();
-  const shardRef =
-    ownedBy && ownedBy.shard !== null
-      ? refs.shardRefs.get(`${ownedBy.instance}/${ownedBy.shard}`)
-      : undefined;
-  if (shardRef) dependsOn.add(shardRef);
   const sourceRef =
     object.sourceRef &&
-    refs.objectRefs.get(
+    objectRefs.get(
       referenceKey(
         object.sourceRef.kind,
         object.sourceRef.namespace,
@@ -317,7 +306,7 @@ function objectEntity(
     );
   if (sourceRef) dependsOn.add(sourceRef);
   for (const dependency of object.dependsOn ?? []) {
-    const target = refs.objectRefs.get(
+    const target = objectRefs.get(
       referenceKey(
         dependency.kind || ref.kind,
         dependency.namespace,

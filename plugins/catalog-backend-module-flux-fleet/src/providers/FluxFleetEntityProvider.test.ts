@@ -103,11 +103,9 @@ describe('FluxFleetEntityProvider', () => {
       spec: {
         type: 'flux-kustomization',
         owner: 'group:default/platform',
-        // Its shard and its dependsOn target; its GitRepository is not emitted with the default kinds.
-        dependsOn: [
-          `${EU}.flux-system.kustomization.infra-controllers`,
-          `${EU}.flux-system.shard2`,
-        ],
+        // Its dependsOn target; its GitRepository is not emitted with the default kinds, and its shard is a label
+        // (no relation: README, Benchmark).
+        dependsOn: [`${EU}.flux-system.kustomization.infra-controllers`],
         dependencyOf: ['component:default/payments-api'],
       },
     });
@@ -619,13 +617,11 @@ describe('FluxFleetEntityProvider', () => {
     ).toEqual([
       `${EU}.apps.gitrepository.payments`,
       `${EU}.flux-system.kustomization.infra-controllers`,
-      `${EU}.flux-system.shard2`,
     ]);
     const source = entityNamed(addedEntities(), 'prod-eu-1.apps.gitrepository.payments');
     expect(source.spec).toEqual({
       type: 'flux-gitrepository',
       owner: 'group:default/platform',
-      dependsOn: [`${EU}.flux-system.shard2`],
     });
     provider.dispose();
   });

@@ -18,6 +18,7 @@ import {
   compareText,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import {
+  Coalescer,
   FleetIndexChange,
   FleetIndexService,
 } from '@flux-fleet/plugin-flux-fleet-node';
@@ -118,8 +119,8 @@ export class FluxFleetEntityProvider implements EntityProvider {
   private indexReady = false;
   private work: Promise<void> = Promise.resolve();
   private readonly pending = new Set<string>();
-  private pendingSince?: number;
-  private timer?: ReturnType<typeof setTimeout>;
+  /** Gathers a burst of structural changes into one emission (debounce, with a maximum wait). */
+  private readonly flushes: Coalescer;
   private retryTimer?: ReturnType<typeof setTimeout>;
   private statusPoll?: ReturnType<typeof setInterval>;
   /** The disposition of each cluster when the provider last looked. */
@@ -160,6 +161,15 @@ export class FluxFleetEntityProvider implements EntityProvider {
     this.logger = deps.logger.child({
       target: this.getProviderName(),
     });
+    // On the real clock, not `deps.now` (which tests hold still to time outages): the wait is a timer's.
+    // Not ref'd: pending changes never keep a stopping backend alive.
+    this.flushes = new Coalescer(
+      {
+        quietMs: config.debounceMs,
+        maxWaitMs: config.debounceMs * MAX_WAIT_DEBOUNCES,
+      },
+      () => this.flushPending(),
+    );
   }
 
   /** {@inheritDoc @backstage/plugin-catalog-node#EntityProvider.getProviderName} */
@@ -215,8 +225,7 @@ export class FluxFleetEntityProvider implements EntityProvider {
   dispose(): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.flushes.cancel();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     if (this.statusPoll) clearInterval(this.statusPoll);
@@ -265,21 +274,10 @@ export class FluxFleetEntityProvider implements EntityProvider {
 
   private scheduleFlush(): void {
     if (this.pending.size === 0 || !this.connection) return;
-    const now = this.now();
-    this.pendingSince ??= now;
-    const latest = this.pendingSince + this.config.debounceMs * MAX_WAIT_DEBOUNCES;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(
-      () => this.flushPending(),
-      Math.max(0, Math.min(this.config.debounceMs, latest - now)),
-    );
-    // Pending changes never keep a stopping backend alive.
-    this.timer.unref?.();
+    this.flushes.touch();
   }
 
   private flushPending(): void {
-    this.timer = undefined;
-    this.pendingSince = undefined;
     const clusters = [...this.pending].sort();
     this.pending.clear();
     this.enqueue(async () => {
