@@ -57,10 +57,11 @@ export class FleetClusters implements WatchTargets {
             analyse: () => this.analyse(entry),
             rederiveStatus: () => this.rederiveStatus(entry),
             structuralPending: () => store.peekChanges().structural,
+            // not "never analysed": an analysis of what the list has read so far must not end the hold
             initialSync: () =>
               entry.watch !== undefined &&
               entry.restoredAt === undefined &&
-              entry.view.analysedAt === undefined &&
+              !entry.syncedOnce &&
               !entry.watch().synced,
             synced: () => entry.watch?.().synced ?? false,
           },
@@ -138,6 +139,7 @@ export class FleetClusters implements WatchTargets {
     const health = this.healthOf(entry);
     if (health.synced) {
       entry.restoredAt = undefined;
+      entry.syncedOnce = true;
       // the list is complete: analyse now rather than after the debounce
       if (!this.closed) entry.scheduler.analyseNow();
     }
