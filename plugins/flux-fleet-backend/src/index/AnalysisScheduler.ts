@@ -12,8 +12,8 @@ export const INITIAL_SYNC_MAX_DELAY_MS = 10_000;
  * Each analysis of what a first list has read so far doubles the wait before the next, up to this: a first list
  * that takes minutes (a loaded machine, fleet `L`) costs a few analyses of a growing cluster rather than one per
  * debounce. Before, the first partial analysis ended the hold and a cluster still listing was analysed every
- * `maxDelayMs` (0.5 s) until its list completed: 77 s of CPU for a 381 s sync of fleet `M` on a machine at load
- * 17, of which the analyses took 43 % (`bench/syncProfile.ts`, measured).
+ * `maxDelayMs` (0.5 s) until its list completed: a 381 s sync of fleet `M` on a machine at load 17 used 77 s of
+ * CPU, and 43 % of its profile's samples were in analyses (`bench/syncProfile.ts` with `--cpu-prof`, measured).
  */
 export const INITIAL_SYNC_MAX_HOLD_MS = 80_000;
 
