@@ -8,7 +8,9 @@
 
 /** Stand for the values in a template; a message or value that has any of them is never templated. */
 const PLACEHOLDERS = ['\u0001', '\u0002', '\u0003'] as const;
-const HAS_PLACEHOLDER = /[\u0001-\u0003]/;
+function hasPlaceholder(text: string): boolean {
+  return PLACEHOLDERS.some(p => text.includes(p));
+}
 /** Shorter values are left in: they would cut ordinary words and gain nothing. */
 const MIN_VALUE_LENGTH = 4;
 
@@ -21,12 +23,12 @@ export function messageTemplate(
   message: string,
   values: readonly (string | undefined)[],
 ): string | undefined {
-  if (HAS_PLACEHOLDER.test(message)) return undefined;
+  if (hasPlaceholder(message)) return undefined;
   let template = message;
   let cut = false;
   for (let i = 0; i < values.length && i < PLACEHOLDERS.length; i++) {
     const value = values[i];
-    if (!value || value.length < MIN_VALUE_LENGTH || HAS_PLACEHOLDER.test(value)) continue;
+    if (!value || value.length < MIN_VALUE_LENGTH || hasPlaceholder(value)) continue;
     if (!template.includes(value)) continue;
     template = template.replaceAll(value, PLACEHOLDERS[i]);
     cut = true;
