@@ -11,12 +11,21 @@ describe('parseBenchOptions', () => {
     });
   });
 
-  it('adds the ingest of L behind --with-l, never the product at L', () => {
+  it('adds the ingest of L behind --with-l, the product staying at M', () => {
     expect(parseBenchOptions(['--with-l'])).toMatchObject({
       ingestSizes: ['S', 'M', 'L'],
       productSize: 'M',
     });
-    expect(() => parseBenchOptions(['--size', 'L'])).toThrow(/--with-l/);
+  });
+
+  it('runs the product at L with --size L, measuring the ingest of L alone (the run must fit 30 minutes)', () => {
+    expect(parseBenchOptions(['--size', 'L'])).toMatchObject({
+      ingestSizes: ['L'],
+      productSize: 'L',
+      resultsFile: 'bench/results/latest.json',
+    });
+    expect(() => parseBenchOptions(['--size', 'L', '--with-l'])).toThrow(/leave out --with-l/);
+    expect(() => parseBenchOptions(['--quick', '--size', 'L'])).toThrow(/leave out --size L/);
   });
 
   it('keeps a quick run on fleet S, short, and away from the committed results and the README', () => {
@@ -41,7 +50,7 @@ describe('parseBenchOptions', () => {
 
   it('names the wrong flag', () => {
     expect(() => parseBenchOptions(['--size', 'XL'])).toThrow(
-      new UsageError('--size must be S or M, got XL'),
+      new UsageError('--size must be S, M or L, got XL'),
     );
     expect(() => parseBenchOptions(['--fast'])).toThrow('unknown flag --fast');
     expect(() => parseBenchOptions(['--churn', '-1'])).toThrow(

@@ -39,6 +39,11 @@ export async function startProductBackend(options: {
   root: string;
   dir: string;
   settings: BenchBackendSettings;
+  /**
+   * A larger old generation for fleet L: a million Flux objects and their first analyses outgrow the default
+   * limit V8 picks (2-4 GiB); the index's own benchmark runs L with the same limit.
+   */
+  maxOldSpaceMiB?: number;
 }): Promise<ProductBackend> {
   const configFile = join(options.dir, 'app-config.bench.yaml');
   writeFileSync(configFile, stringify(benchBackendConfig(options.settings)));
@@ -57,6 +62,7 @@ export async function startProductBackend(options: {
       // the V8 flags the Flux Fleet backend README recommends, as scripts/stack.sh starts the backend with them
       '--max-semi-space-size=16',
       '--heap-growing-percent=50',
+      ...(options.maxOldSpaceMiB ? [`--max-old-space-size=${options.maxOldSpaceMiB}`] : []),
       '--require',
       transform,
       'src/index',

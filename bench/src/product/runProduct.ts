@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import type { BenchOptions } from '../options';
+import type { BenchOptions, FleetSize } from '../options';
 import { startSimulator, type RunningSimulator } from '../simulator';
 import { measureApiUnderLoad, type ApiUnderLoad } from './apiUnderLoad';
 import { measureCapacityCost, type CapacityCost } from './capacityCost';
@@ -26,7 +26,7 @@ import { guestUserToken } from './signalsClient';
 
 /** Figures of the product parts (each part is absent when it failed; `failures` says why). */
 export interface ProductResult {
-  size: 'S' | 'M';
+  size: FleetSize;
   seed: number;
   clusters: number;
   fluxObjects: number;
@@ -171,6 +171,7 @@ export async function measureProduct(options: {
     backend = await startProductBackend({
       root: options.root,
       dir: options.dir,
+      ...(size === 'L' && { maxOldSpaceMiB: 16_384 }),
       settings: {
         port: await freePort(),
         apiToken: randomBytes(24).toString('hex'),

@@ -393,7 +393,7 @@ export function renderReport(results: BenchResults): string {
       results.durationSeconds
     } s. ${machineLine(results)}`,
     'Every ratio is against a baseline measured in the same run. Raw figures: [`bench/results/latest.json`](bench/results/latest.json).',
-    'How each figure is measured, and what flatters whom: [`bench/README.md`](bench/README.md). Options: `--size S|M` (default M), `--with-l` (ingest of fleet L too), `--quick` (smoke run on S).',
+    'How each figure is measured, and what flatters whom: [`bench/README.md`](bench/README.md). Options: `--size S|M|L` (default M; L: the product at 100 clusters with the ingest of L alone), `--with-l` (ingest of fleet L too), `--quick` (smoke run on S).',
   ].join('\n');
   const failures =
     results.failures.length > 0

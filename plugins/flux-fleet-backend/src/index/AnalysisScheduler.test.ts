@@ -91,6 +91,18 @@ describe('AnalysisScheduler', () => {
     never.s.close();
   });
 
+  it('analyses a first list that goes on for minutes a few times, each wait twice the last, not every debounce', () => {
+    const { s, runs, structuralChange } = scheduler({ initialSync: true });
+    // pages keep arriving every 200 ms for 3 minutes
+    for (let t = 0; t < 180_000; t += 200) {
+      structuralChange();
+      jest.advanceTimersByTime(200);
+    }
+    // 10 s after the first page, then 20 s, 40 s and 80 s after each analysis (a page arrives with each)
+    expect(runs).toEqual(['analyse@10000', 'analyse@30000', 'analyse@70000', 'analyse@150000']);
+    s.close();
+  });
+
   it('says how long changes have waited, for the lag it adds to the cluster health', () => {
     const { s, structuralChange } = scheduler();
     expect(s.waitingMs(Date.now())).toBe(0);

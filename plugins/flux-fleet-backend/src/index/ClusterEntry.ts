@@ -18,6 +18,11 @@ export interface ClusterEntry {
   readonly scheduler: AnalysisScheduler;
   /** Reads the health of this replica's watch of the cluster, while it watches it. */
   watch?: WatchHealthProbe;
+  /**
+   * This replica's watch of the cluster has completed a first list (a later informer, for a kind installed since,
+   * lists without holding the cluster's analyses back).
+   */
+  syncedOnce?: boolean;
   /** Restored from a snapshot, not yet resynced by a watch. */
   restoredAt?: number;
   /** Health reported by the replica that watches this cluster (when this one does not). */

@@ -62,10 +62,11 @@ export class FleetClusters implements WatchTargets {
             analyse: () => this.analyse(entry),
             rederiveStatus: () => this.rederiveStatus(entry),
             structuralPending: () => store.peekChanges().structural,
+            // not "never analysed": an analysis of what the list has read so far must not end the hold
             initialSync: () =>
               entry.watch !== undefined &&
               entry.restoredAt === undefined &&
-              entry.view.analysedAt === undefined &&
+              !entry.syncedOnce &&
               !entry.watch().listed,
             synced: () => entry.watch?.().listed ?? false,
           },
@@ -150,6 +151,7 @@ export class FleetClusters implements WatchTargets {
     const listed = entry.watch?.().listed ?? false;
     if (listed && !entry.listed) {
       entry.restoredAt = undefined;
+      entry.syncedOnce = true;
       // the list is complete: analyse now rather than after the debounce
       if (!this.closed) entry.scheduler.analyseNow();
     }

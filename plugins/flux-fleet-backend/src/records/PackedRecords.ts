@@ -6,6 +6,7 @@ import {
   RecordReference,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { capacityFor, grown, INITIAL_CAPACITY } from './columns';
+import { fillTemplate, messageTemplate } from './messageTemplate';
 import { packTime, unpackTime } from './packedTime';
 
 /** The fields most records do not have, kept in one object per slot that has any. */
@@ -104,8 +105,9 @@ const MAX_INT32 = 2 ** 31 - 1;
 /**
  * The records of one cluster's Flux objects packed in columns by slot: small numbers for kinds, flags, generations
  * and times, codes for the few distinct values of namespaces, API versions, intervals, service accounts,
- * artifact hosts and condition reasons, shared references for labels, source references, inventories, messages
- * and revisions (pooled by the normaliser), and the rare fields (annotations, URLs…) in one object per slot that
+ * artifact hosts, condition reasons and Ready message templates (the message without the object's revision, name
+ * and namespace), shared references for labels, source references, inventories, other messages and revisions
+ * (pooled by the normaliser), and the rare fields (annotations, URLs…) in one object per slot that
  * has any. The key is the caller's and the name is read from it. A record costs about 90 bytes here instead of
  * about 400 as an object with its Ready condition; {@link PackedRecords.read} builds the record back, equal to the
  * one written.
@@ -128,12 +130,15 @@ export class PackedRecords {
   private serviceAccountCodes = new Uint32Array(INITIAL_CAPACITY);
   private artifactHostCodes = new Uint32Array(INITIAL_CAPACITY);
   private readyReasonCodes = new Uint32Array(INITIAL_CAPACITY);
+  /** Ready messages with the record's revision, name and namespace cut out ({@link messageTemplate}). */
+  private readyTemplateCodes = new Uint32Array(INITIAL_CAPACITY);
   private readonly namespaces = new ValueCodes();
   private readonly apiVersions = new ValueCodes();
   private readonly intervals = new ValueCodes();
   private readonly serviceAccounts = new ValueCodes();
   private readonly artifactHosts = new ValueCodes();
   private readonly readyReasons = new ValueCodes();
+  private readonly readyTemplates = new ValueCodes();
   private readonly labels: Array<Readonly<Record<string, string>> | undefined> = [];
   private readonly sourceRefs: Array<RecordReference | undefined> = [];
   private readonly inventories: Array<string | undefined> = [];
@@ -199,7 +204,12 @@ export class PackedRecords {
       this.readyStatuses[slot] = status > 0 ? status : 0;
       if (status <= 0) extra().readyStatus = ready.status;
       this.readyReasonCodes[slot] = this.readyReasons.code(ready.reason);
-      this.readyMessages[slot] = ready.message;
+      const template =
+        ready.message === undefined
+          ? undefined
+          : messageTemplate(ready.message, [record.revision, record.name, record.namespace]);
+      this.readyTemplateCodes[slot] = this.readyTemplates.code(template);
+      this.readyMessages[slot] = template === undefined ? ready.message : undefined;
       const time = packTime(ready.lastTransitionTime);
       this.readyTimes[slot] = time;
       if (time === 0 && ready.lastTransitionTime !== undefined) {
@@ -212,6 +222,7 @@ export class PackedRecords {
     } else {
       this.readyStatuses[slot] = 0;
       this.readyReasonCodes[slot] = 0;
+      this.readyTemplateCodes[slot] = 0;
       this.readyMessages[slot] = undefined;
       this.readyTimes[slot] = 0;
       this.readyObservedGenerations[slot] = ABSENT;
@@ -248,6 +259,7 @@ export class PackedRecords {
     this.serviceAccountCodes[slot] = 0;
     this.artifactHostCodes[slot] = 0;
     this.readyReasonCodes[slot] = 0;
+    this.readyTemplateCodes[slot] = 0;
   }
 
   /** The record in a slot (whose key the caller keeps), built back. */
@@ -263,7 +275,7 @@ export class PackedRecords {
       ready = {
         status: READY_STATUSES[this.readyStatuses[slot]] ?? extras!.readyStatus!,
         reason: this.readyReasons.value(this.readyReasonCodes[slot]),
-        message: this.readyMessages[slot],
+        message: this.readyMessageAt(slot, key),
         lastTransitionTime: time === 0 ? extras?.readyTime : unpackTime(time),
         observedGeneration: this.whole(
           this.readyObservedGenerations[slot],
@@ -338,20 +350,27 @@ export class PackedRecords {
     return (this.flags[slot] & REMOTE) !== 0;
   }
 
-  /** The Ready condition's message of the record in a slot. */
-  readyMessageAt(slot: number): string | undefined {
-    return this.readyMessages[slot];
+  /** The Ready condition's message of the record in a slot (whose key the caller keeps). */
+  readyMessageAt(slot: number, key: string): string | undefined {
+    const code = this.readyTemplateCodes[slot];
+    if (code === 0) return this.readyMessages[slot];
+    return fillTemplate(this.readyTemplates.value(code)!, [
+      this.revisions[slot],
+      key.slice(key.lastIndexOf('/') + 1),
+      this.namespaces.value(this.namespaceCodes[slot]),
+    ]);
   }
 
   /** Drops the codes of values no record has any more, once a column has many (values are never freed otherwise). */
   compactCodes(slotLimit: number): void {
-    const columns: Array<[ValueCodes, 'namespaceCodes' | 'apiVersionCodes' | 'intervalCodes' | 'serviceAccountCodes' | 'artifactHostCodes' | 'readyReasonCodes']> = [
+    const columns: Array<[ValueCodes, 'namespaceCodes' | 'apiVersionCodes' | 'intervalCodes' | 'serviceAccountCodes' | 'artifactHostCodes' | 'readyReasonCodes' | 'readyTemplateCodes']> = [
       [this.namespaces, 'namespaceCodes'],
       [this.apiVersions, 'apiVersionCodes'],
       [this.intervals, 'intervalCodes'],
       [this.serviceAccounts, 'serviceAccountCodes'],
       [this.artifactHosts, 'artifactHostCodes'],
       [this.readyReasons, 'readyReasonCodes'],
+      [this.readyTemplates, 'readyTemplateCodes'],
     ];
     const limit = Math.min(slotLimit, this.capacity);
     for (const [codes, field] of columns) {
@@ -385,6 +404,7 @@ export class PackedRecords {
     this.serviceAccountCodes = grown(this.serviceAccountCodes, capacity);
     this.artifactHostCodes = grown(this.artifactHostCodes, capacity);
     this.readyReasonCodes = grown(this.readyReasonCodes, capacity);
+    this.readyTemplateCodes = grown(this.readyTemplateCodes, capacity);
     this.capacity = capacity;
   }
 }

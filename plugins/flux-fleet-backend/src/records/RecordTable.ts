@@ -60,7 +60,7 @@ export class RecordTable {
 
   /** The Ready condition's message of the applied record of a live slot. */
   readyMessageAt(slot: number): string | undefined {
-    return this.records.readyMessageAt(slot);
+    return this.records.readyMessageAt(slot, this.keys[slot]!);
   }
 
   /** The kind of the object in a slot in use (an object's kind never changes). */
