@@ -59,6 +59,42 @@ describe.each(ids)('leases and snapshots on %s', id => {
     await c.manager.stop();
   });
 
+  it('spreads the leases over the replicas alive, rebalancing once when one joins, without flapping', async () => {
+    const knex = await migrated(id);
+    const a = replica(knex, 'replica-a', 300);
+    await a.manager.start();
+    expect([...a.held].sort()).toEqual(CLUSTERS);
+    // b joins: a hands one cluster over within a few renewals, and the counts then stay at 2 and 1
+    const b = replica(knex, 'replica-b', 300);
+    await b.manager.start();
+    const deadline = Date.now() + 5_000;
+    while (b.held.size === 0 && Date.now() < deadline) await new Promise(r => setTimeout(r, 50));
+    expect([a.held.size, b.held.size].sort()).toEqual([1, 2]);
+    const counts: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      await new Promise(r => setTimeout(r, 150));
+      counts.push(`${a.held.size}+${b.held.size}`);
+    }
+    expect(new Set(counts)).toEqual(new Set([counts[0]]));
+    // every cluster has exactly one holder
+    expect([...a.held, ...b.held].sort()).toEqual(CLUSTERS);
+    // a third joins: one each
+    const c = replica(knex, 'replica-c', 300);
+    await c.manager.start();
+    const later = Date.now() + 5_000;
+    while (c.held.size === 0 && Date.now() < later) await new Promise(r => setTimeout(r, 50));
+    await new Promise(r => setTimeout(r, 400));
+    expect([a.held.size, b.held.size, c.held.size]).toEqual([1, 1, 1]);
+    expect([...a.held, ...b.held, ...c.held].sort()).toEqual(CLUSTERS);
+    // c dies without releasing: its cluster goes to one of the others within the lease duration and a renewal
+    (c.manager as any).stopped = true;
+    clearInterval((c.manager as any).timer);
+    await new Promise(r => setTimeout(r, 600));
+    expect([...a.held, ...b.held].sort()).toEqual(CLUSTERS);
+    await a.manager.stop();
+    await b.manager.stop();
+  });
+
   it('takes a lease over at once from a process of this host that is gone', async () => {
     const knex = await migrated(id);
     // a pid that cannot be running: above the kernel's maximum
