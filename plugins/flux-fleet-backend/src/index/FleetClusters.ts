@@ -217,6 +217,9 @@ export class FleetClusters implements WatchTargets {
       new Map(delta.objects.map((r, i) => [r.key, delta.updatedAt[i] ?? this.now()])),
     );
     entry.store.applyDelta(delta);
+    // never analysed here (its watch stopped during its first list, which holds the analysis back): at once, as
+    // a restored snapshot is; later deltas take the usual debounce
+    if (entry.view.analysedAt === undefined && !this.closed) entry.scheduler.analyseNow();
     entry.remote = remote;
     entry.restoredAt = undefined;
     this.updateStaleness(entry);

@@ -34,6 +34,8 @@ export class DeltaReplication {
   private readonly written = new Map<string, number>();
   /** The last delta applied here, per followed cluster. */
   private readonly applied = new Map<string, number>();
+  /** The health the holder reported in the last delta applied, per followed cluster. */
+  private readonly health = new Map<string, ClusterHealth>();
   /** One catch-up per cluster at a time, and one that comes after it when asked meanwhile. */
   private readonly catching = new Map<string, Promise<CatchUp>>();
   private readonly again = new Set<string>();
@@ -155,6 +157,11 @@ export class DeltaReplication {
     return this.applied.get(cluster);
   }
 
+  /** The health the watching replica reported in the last delta applied here. */
+  reportedHealth(cluster: string): ClusterHealth | undefined {
+    return this.health.get(cluster);
+  }
+
   /** Applies the deltas of a followed cluster written since the last one applied here. */
   catchUp(cluster: string, remote: (health: ClusterHealth) => ClusterHealth): Promise<CatchUp> {
     const running = this.catching.get(cluster);
@@ -189,6 +196,7 @@ export class DeltaReplication {
         );
         return 'gap';
       }
+      this.health.set(cluster, delta.health);
       this.clusters.applyDelta(cluster, delta, remote(delta.health));
       this.applied.set(cluster, row.seq);
     }

@@ -41,7 +41,8 @@ export class DeltaStore {
   /** Writes a delta after `after` (the writer's last number); returns its number. */
   async write(cluster: string, holder: string, after: number, data: Buffer): Promise<number> {
     return this.knex.transaction(async tx => {
-      const last = await tx(DELTAS).where({ cluster }).max({ seq: 'seq' }).first();
+      // after this replica's own delta the number is known; after a takeover it is read (one query less a write)
+      const last = after > 0 ? undefined : await tx(DELTAS).where({ cluster }).max({ seq: 'seq' }).first();
       const seq = Math.max(after, Number(last?.seq ?? 0)) + 1;
       await tx(DELTAS).insert({ cluster, seq, holder, written_at: Date.now(), data });
       if (this.notify) {

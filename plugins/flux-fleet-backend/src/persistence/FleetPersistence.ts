@@ -108,10 +108,18 @@ export class FleetPersistence {
       await this.feed.start();
     }
 
-    // Serve what the last run knew, at once.
-    for (const header of await this.store.headers()) {
+    // Serve what the last run knew, at once: the snapshots, and on PostgreSQL the deltas written after them.
+    const headers = await this.store.headers();
+    for (const header of headers) {
       if (clusters.clusterNames().includes(header.cluster)) {
         await this.load(header, false);
+      }
+    }
+    if (this.replication) {
+      for (const cluster of clusters.clusterNames()) {
+        // no snapshot yet: the deltas from the first are the cluster's whole content (none are pruned before a
+        // snapshot is written)
+        if (!headers.some(h => h.cluster === cluster)) await this.follow(cluster, false);
       }
     }
 
@@ -230,7 +238,18 @@ export class FleetPersistence {
   /** Loads the snapshots of clusters other replicas watch, when their version changed. */
   async readChanged(): Promise<void> {
     const holders = await this.leases!.liveHolders();
-    for (const header of await this.store!.headers()) {
+    const headers = await this.store!.headers();
+    if (this.replication) {
+      for (const cluster of this.options.clusters.clusterNames()) {
+        if (this.watchers.has(cluster) || headers.some(h => h.cluster === cluster)) continue;
+        await this.follow(cluster, holders.has(cluster));
+        const reported = this.replication.reportedHealth(cluster);
+        if (reported) {
+          this.options.clusters.setRemoteHealth(cluster, this.remoteHealth(reported, holders.has(cluster)));
+        }
+      }
+    }
+    for (const header of headers) {
       if (this.watchers.has(header.cluster)) continue;
       if (!this.options.clusters.clusterNames().includes(header.cluster)) continue;
       const alive = holders.has(header.cluster);
