@@ -8,6 +8,7 @@ import type { PersistenceSettings } from '../config/FleetConfig';
 import type { ClusterSnapshotData, ClusterSnapshotSource } from '../records/snapshotTypes';
 import { applyMigrations } from './applyMigrations';
 import { decodeSnapshot, encodeSnapshot } from './clusterSnapshot';
+import { CapacityRelay, ReplicatedCapacity } from './CapacityRelay';
 import { ChangeFeed, canListen } from './ChangeFeed';
 import { DeltaReplication, ReplicatedClusters } from './DeltaReplication';
 import { ChangeNotice, DeltaStore } from './DeltaStore';
@@ -46,6 +47,11 @@ export interface FleetPersistenceOptions {
   watch(cluster: string): ClusterWatcher;
   /** A name for this replica in leases and logs; unique by default. */
   replica?: string;
+  /**
+   * The capacity collection, when it runs: this replica collects the clusters it watches, and takes the
+   * figures of the others from the replicas watching them (`imported` follows).
+   */
+  capacity?: { source: ReplicatedCapacity; imported: () => void };
 }
 
 /**
@@ -65,6 +71,7 @@ export class FleetPersistence {
   private deltas?: DeltaStore;
   private replication?: DeltaReplication;
   private feed?: ChangeFeed;
+  private capacity?: CapacityRelay;
   private unsubscribe?: () => void;
   /** The delta number each held cluster's last snapshot includes, to prune the deltas before it. */
   private readonly snapshotDeltaSeq = new Map<string, number>();
@@ -123,6 +130,11 @@ export class FleetPersistence {
       }
     }
 
+    if (this.options.capacity) {
+      const { source, imported } = this.options.capacity;
+      this.capacity = new CapacityRelay(knex, this.deltas, this.replica, source, imported, logger);
+    }
+
     this.leases = new LeaseManager(
       knex,
       this.replica,
@@ -177,6 +189,15 @@ export class FleetPersistence {
     return this.watchers.has(cluster);
   }
 
+  /** Writes the capacity figures this replica collected (after a round) for the others. */
+  async publishCapacity(): Promise<void> {
+    try {
+      await this.capacity?.publish([...this.watchers.keys()]);
+    } catch (error) {
+      this.options.logger.warn(`Flux Fleet could not hand its capacity figures to the other replicas: ${error}`);
+    }
+  }
+
   /** Runs one timer task at a time; a failure is logged and the next tick tries again. */
   private async guard(task: () => Promise<void>) {
     if (this.busy) return;
@@ -218,7 +239,13 @@ export class FleetPersistence {
 
   /** Another replica announced a delta: apply it now (or reload the snapshot when some are missing). */
   private onNotice(notice: ChangeNotice) {
-    if (!('seq' in notice)) return;
+    if (!('seq' in notice)) {
+      if (this.watchers.has(notice.cluster)) return;
+      this.capacity?.readOne(notice.cluster).catch(error =>
+        this.options.logger.warn(`Flux Fleet could not read the capacity figures of cluster '${notice.cluster}': ${error}`),
+      );
+      return;
+    }
     const { cluster, seq } = notice;
     if (this.watchers.has(cluster) || !this.options.clusters.clusterNames().includes(cluster)) return;
     if ((this.replication?.appliedSeq(cluster) ?? 0) >= seq) return;
@@ -238,6 +265,7 @@ export class FleetPersistence {
   /** Loads the snapshots of clusters other replicas watch, when their version changed. */
   async readChanged(): Promise<void> {
     const holders = await this.leases!.liveHolders();
+    await this.capacity?.readChanged(cluster => this.watchers.has(cluster));
     const headers = await this.store!.headers();
     if (this.replication) {
       for (const cluster of this.options.clusters.clusterNames()) {
