@@ -17,7 +17,7 @@ describe.each(ids)('snapshots and replicas on %s', id => {
   let sim: FleetSim;
 
   beforeAll(async () => {
-    sim = await startFleetSim({ size: 'S', seed: 5, port: 0, clusters: 3, services: 40 });
+    sim = await startFleetSim({ size: 'S', seed: 5, port: 0, clusters: 3, services: 20 });
   });
   afterAll(() => sim?.close());
 
