@@ -10,6 +10,7 @@ import { mockServices } from '@backstage/backend-test-utils';
 import { FleetSim, startFleetSim } from '@flux-fleet/fleet-sim';
 import type { ClusterHealth, FleetObject } from '@flux-fleet/plugin-flux-fleet-common';
 import knexFactory from 'knex';
+import net from 'node:net';
 import { mergePatch } from '../__testUtils__/kubectl';
 import { allObjects, FleetBackend, startFleetBackend } from '../__testUtils__/startFleetBackend';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
@@ -55,8 +56,13 @@ const run = postgres !== undefined && process.env.FLUX_FLEET_CHAOS === '1';
 (run ? describe : describe.skip)('chaos (make chaos): the faults an operator would inject', () => {
   let sim: FleetSim;
   let knex: Awaited<ReturnType<typeof databases.init>>;
-  /** Replica a has a database client of its own, so that it can die without releasing anything. */
+  /**
+   * Replica a reaches PostgreSQL through a TCP relay of its own, so that it can die as after kill -9: the relay
+   * drops its connections and refuses new ones, and a can neither renew nor release its leases.
+   */
   let knexA: ReturnType<typeof knexFactory>;
+  let relay: net.Server;
+  const relayed = new Set<net.Socket>();
   let a: FleetBackend;
   let b: FleetBackend;
 
@@ -83,7 +89,33 @@ const run = postgres !== undefined && process.env.FLUX_FLEET_CHAOS === '1';
   beforeAll(async () => {
     sim = await startFleetSim({ size: 'S', seed: 21, port: 0, clusters: 3, services: 40 });
     knex = await databases.init(postgres!);
-    knexA = knexFactory({ client: 'pg', connection: (knex.client as any).config.connection, pool: { min: 0, max: 5 } });
+    const target = new URL(
+      String(
+        process.env[`BACKSTAGE_TEST_DATABASE_${postgres!.replace('_', '')}_CONNECTION_STRING`] ??
+          'postgresql://postgres@127.0.0.1:5432',
+      ),
+    );
+    relay = net.createServer(client => {
+      const server = net.connect(Number(target.port || 5432), target.hostname);
+      relayed.add(client).add(server);
+      client.pipe(server).pipe(client);
+      const drop = () => {
+        client.destroy();
+        server.destroy();
+      };
+      client.on('error', drop).on('close', drop);
+      server.on('error', drop).on('close', drop);
+    });
+    await new Promise<void>(resolve => relay.listen(0, '127.0.0.1', resolve));
+    const connection = { ...(knex.client as any).config.connection };
+    if (typeof connection.connectionString === 'string' || typeof (knex.client as any).config.connection === 'string') {
+      throw new Error('the chaos suite expects an object connection config from TestDatabases');
+    }
+    knexA = knexFactory({
+      client: 'pg',
+      connection: { ...connection, host: '127.0.0.1', port: (relay.address() as net.AddressInfo).port },
+      pool: { min: 0, max: 10, acquireTimeoutMillis: 5_000 },
+    });
     a = await replica(knexA);
     b = await replica(knex);
     await a.waitFor('a synced', async () => ((await allSynced(a)()) ? true : undefined), 60_000);
@@ -92,7 +124,7 @@ const run = postgres !== undefined && process.env.FLUX_FLEET_CHAOS === '1';
   afterAll(async () => {
     await b?.stop();
     await a?.stop().catch(() => {});
-    await knexA?.destroy().catch(() => {});
+    relay?.close();
     await sim?.close();
   });
 
@@ -248,7 +280,8 @@ const run = postgres !== undefined && process.env.FLUX_FLEET_CHAOS === '1';
     const before = await held();
     // a's own database client goes away: it can neither renew nor release, as after kill -9
     const died = Date.now();
-    await knexA.destroy();
+    relay.close();
+    for (const socket of relayed) socket.destroy();
     const took = await elapsedUntil('b holding every lease', async () => {
       const rows = await held();
       return rows.length === 3 && new Set(rows.map(r => r.holder)).size === 1 &&
