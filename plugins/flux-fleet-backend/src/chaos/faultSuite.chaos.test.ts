@@ -76,8 +76,13 @@ const run = postgres !== undefined && process.env.FLUX_FLEET_CHAOS === '1';
     (await fleet.get('/clusters')).items.every((c: ClusterHealth) => c.status === 'synced');
   const patch = async (o: FleetObject, suspend: boolean) => {
     const cluster = sim.clusters.find(c => c.name === o.ref.cluster)!;
-    const res = await mergePatch(cluster.server, suspendPath(o), cluster.adminToken, { spec: { suspend } });
-    if (res.status !== 200) throw new Error(`patch of ${o.key} answered ${res.status}`);
+    // a 429 is retried after a moment, as client-go (kubectl) retries it after its Retry-After
+    for (let attempt = 0; ; attempt++) {
+      const res = await mergePatch(cluster.server, suspendPath(o), cluster.adminToken, { spec: { suspend } });
+      if (res.status === 200) return;
+      if (res.status !== 429 || attempt >= 50) throw new Error(`patch of ${o.key} answered ${res.status}`);
+      await new Promise(r => setTimeout(r, 200));
+    }
   };
   const onBoth = (o: FleetObject) => async () =>
     (await Promise.all([a, b].map(f => f.get(`/objects/${o.key}`)))).every(x => x.suspended);
