@@ -223,6 +223,7 @@ const run = postgres !== undefined && process.env.FLUX_FLEET_CHAOS === '1';
     const [other] = await kustomizations(sim.clusters[0].name, 1);
     await sim.setFault(cluster, { throttleRatio: 0.9, retryAfterSeconds: 1 });
     try {
+      const at = Date.now();
       await patch(target, true);
       await patch(other, true);
       const otherLag = await elapsedUntil('the unthrottled change on b', async () =>
@@ -236,12 +237,13 @@ const run = postgres !== undefined && process.env.FLUX_FLEET_CHAOS === '1';
         value: `${otherLag} ms`,
         source: 'measured',
       });
-      const lag = await elapsedUntil('the throttled change on b', async () =>
+      await elapsedUntil('the throttled change on b', async () =>
         (await b.get(`/objects/${target.key}`)).suspended,
       );
+      const lag = Date.now() - at;
       recordFigure({
         scenario: '429 storm (90 %)',
-        figure: 'a change in the throttled cluster on replica b',
+        figure: 'a change in the throttled cluster on replica b, from its patch (retried on 429)',
         value: `${lag} ms`,
         source: 'measured',
       });
