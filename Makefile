@@ -4,7 +4,7 @@ SHELL := /bin/bash
 FLEET ?= S
 ARGS ?=
 
-.PHONY: start test sim bench install stop dev
+.PHONY: start test sim bench install stop dev chaos
 
 ## make start [FLEET=S|M|L]: the simulated fleet, the backend and the app; open http://localhost:7007
 start:
@@ -17,6 +17,10 @@ start:
 ## make test: every suite; ends with `N passed, N failed`
 test:
 	@scripts/test.sh
+
+## make chaos: the fault suite against the simulator with two replicas on PostgreSQL; prints a table of figures (3-5 min)
+chaos:
+	@scripts/chaos.sh
 
 ## make sim ARGS="--size S --seed 7 --port 0 --kubeconfig FILE --truth FILE": the fleet simulator in the foreground
 sim:

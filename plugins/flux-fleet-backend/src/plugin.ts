@@ -115,12 +115,18 @@ export const fluxFleetPlugin = createBackendPlugin({
         });
         // controller metrics for the capacity figures; after each round a changed verdict is signalled
         let onCollected = () => {};
+        // with persistence, each cluster is collected by the replica watching it, which hands the figures over
+        let persistence: FleetPersistence | undefined;
         const capacity = new CapacityCollector({
           settings: config.capacity,
           directory: index,
           clients,
           logger,
-          onCollected: () => onCollected(),
+          onCollected: () => {
+            onCollected();
+            void persistence?.publishCapacity();
+          },
+          collects: cluster => persistence?.watches(cluster) ?? true,
         });
         const capacityAnswers = new CapacityAnswers(index, capacity);
         // the shard-over-capacity finding uses measured utilisation where there is some
@@ -136,15 +142,19 @@ export const fluxFleetPlugin = createBackendPlugin({
 
         let stopWatching: () => Promise<void>;
         if (config.persistence.enabled) {
-          const persistence = new FleetPersistence({
+          const started = new FleetPersistence({
             database,
             clusters: fleetClusters,
             settings: config.persistence,
             logger,
             watch,
+            ...(config.capacity.enabled && {
+              capacity: { source: capacity, imported: () => onCollected() },
+            }),
           });
-          await persistence.start();
-          stopWatching = () => persistence.stop();
+          await started.start();
+          persistence = started;
+          stopWatching = () => started.stop();
         } else {
           const watchers = [...clients.keys()].map(watch);
           stopWatching = async () => {

@@ -146,6 +146,53 @@ describe('CapacityCollector', () => {
     prometheus.close();
   });
 
+  it('collects only the clusters this replica holds, and takes the others’ figures from the replicas that do', async () => {
+    let now = 1_700_000_000_000;
+    const clients = new Map([
+      ['eu-1', eu.client('eu-1')],
+      ['us-1', us.client('us-1')],
+    ]);
+    const scraped = () => eu.requests.length + us.requests.length;
+    // replica A holds eu-1's lease, replica B us-1's
+    const a = new CapacityCollector({
+      settings: settings(undefined, { historyPoints: 5 }),
+      directory,
+      clients,
+      logger: mockServices.logger.mock(),
+      now: () => now,
+      collects: cluster => cluster === 'eu-1',
+    });
+    const b = new CapacityCollector({
+      settings: settings(undefined, { historyPoints: 5 }),
+      directory,
+      clients,
+      logger: mockServices.logger.mock(),
+      now: () => now,
+      collects: cluster => cluster === 'us-1',
+    });
+    const usBefore = us.requests.length;
+    await a.collect();
+    // A did not scrape us-1's controllers
+    expect(us.requests.length).toBe(usBefore);
+    expect(a.measurements('us-1').every(r => !r.measurement)).toBe(true);
+    await b.collect();
+    now += 60_000;
+    await a.collect();
+    await b.collect();
+    expect(scraped()).toBeGreaterThan(0);
+
+    // each hands its cluster over (as JSON, as the database carries it): both then answer the same
+    a.importCluster('us-1', JSON.parse(JSON.stringify(b.exportCluster('us-1'))));
+    b.importCluster('eu-1', JSON.parse(JSON.stringify(a.exportCluster('eu-1'))));
+    expect(a.measurements()).toEqual(b.measurements());
+    expect(a.measurements('us-1').find(r => r.deployment === 'kustomize-controller')?.measurement).toMatchObject({
+      source: 'pod-proxy',
+    });
+    const key = 'eu-1/flux-system/kustomize-controller';
+    expect(b.history(key)).toEqual(a.history(key));
+    expect(b.history(key)).toHaveLength(2);
+  });
+
   it('prefers Prometheus, falls back to the pod proxy, and says why a controller has neither', async () => {
     let now = 1_700_000_000_000;
     const logger = mockServices.logger.mock();

@@ -35,6 +35,12 @@ function historyPoint(m: ControllerMeasurement): CapacityHistoryPoint {
   return point;
 }
 
+/** What one cluster's capacity collection knows, as replicas hand it over (JSON). */
+export interface CapacityOfCluster {
+  readings: ControllerCapacityReading[];
+  histories: Array<[string, CapacityHistoryPoint[]]>;
+}
+
 /** Where the collector reads which controllers exist. */
 export interface ControllerDirectory {
   instances(cluster?: string): InstanceSummary[];
@@ -63,6 +69,11 @@ export class CapacityCollector implements CapacitySource {
       now?: () => number;
       /** Called after every round (the capacity verdicts may have changed). */
       onCollected?: () => void;
+      /**
+       * Whether this replica collects a cluster now (it holds its lease); all by default. The others receive its
+       * readings through {@link importCluster}.
+       */
+      collects?: (cluster: string) => boolean;
     },
   ) {
     const { settings, now } = options;
@@ -122,11 +133,36 @@ export class CapacityCollector implements CapacitySource {
     return [...(this.histories.get(controllerKey) ?? [])];
   }
 
-  /** One round: measures every controller of every cluster; never throws. */
+  /** The readings and histories of one cluster's controllers, for the replicas that do not collect it. */
+  exportCluster(cluster: string): CapacityOfCluster {
+    const readings = [...this.readings.values()].filter(r => r.cluster === cluster);
+    return {
+      readings,
+      histories: readings.map(r => [r.key, this.histories.get(r.key) ?? []] as [string, CapacityHistoryPoint[]]),
+    };
+  }
+
+  /** Takes the readings and histories of a cluster another replica collects (replacing what was known). */
+  importCluster(cluster: string, capacity: CapacityOfCluster): void {
+    for (const [key, reading] of this.readings) {
+      if (reading.cluster === cluster) {
+        this.readings.delete(key);
+        this.histories.delete(key);
+      }
+    }
+    for (const reading of capacity.readings) {
+      if (reading.cluster === cluster) this.readings.set(reading.key, reading);
+    }
+    for (const [key, points] of capacity.histories) {
+      if (this.readings.has(key)) this.histories.set(key, points);
+    }
+  }
+
+  /** One round: measures every controller of every cluster this replica collects; never throws. */
   async collect(): Promise<void> {
     const signal = this.abort.signal;
     this.podProxy?.beginRound();
-    const clusters = [...this.options.clients.keys()];
+    const clusters = [...this.options.clients.keys()].filter(c => this.options.collects?.(c) ?? true);
     const counts = await Promise.all(
       clusters.map(cluster =>
         this.limitClusters(() => this.collectCluster(cluster, signal)),

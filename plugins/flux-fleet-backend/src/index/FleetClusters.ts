@@ -11,6 +11,8 @@ import { AnalysisScheduler } from './AnalysisScheduler';
 import type { ClusterEntry, RemoteHealth } from './ClusterEntry';
 import { healthOf, staleSinceOf } from './clusterHealth';
 import { snapshotSourceOf } from './snapshotSource';
+import { deltaSourceOf, type SentSupporting } from './deltaSource';
+import type { ClusterDeltaData } from '../records/clusterDeltaTypes';
 
 /** How often the health of watched clusters is read again (rules §15: grace and stale thresholds pass in time). */
 const HEALTH_CHECK_INTERVAL_MS = 1_000;
@@ -226,6 +228,36 @@ export class FleetClusters implements WatchTargets {
   snapshotOf(cluster: string): { source: ClusterSnapshotSource; health: ClusterHealth } | undefined {
     const entry = this.entry(cluster);
     return snapshotSourceOf(entry, this.healthOf(entry), this.now);
+  }
+
+  /**
+   * The delta of a cluster this replica watches for the objects an index change named (see deltaSourceOf);
+   * undefined when it does not watch it.
+   */
+  deltaOf(cluster: string, keys: Iterable<string>, sent: SentSupporting): ClusterDeltaData | undefined {
+    const entry = this.entry(cluster);
+    return deltaSourceOf(entry, keys, this.healthOf(entry), sent, this.now());
+  }
+
+  /**
+   * Applies a delta the replica watching a cluster wrote: its records go through this replica's store and
+   * derivation as if read here, so the same answers and signals follow. Ignored while this replica watches the
+   * cluster itself.
+   */
+  applyDelta(cluster: string, delta: ClusterDeltaData, remote: RemoteHealth): void {
+    const entry = this.entry(cluster);
+    if (entry.watch) return;
+    entry.view.seedUpdatedAt(
+      new Map(delta.objects.map((r, i) => [r.key, delta.updatedAt[i] ?? this.now()])),
+    );
+    entry.store.applyDelta(delta);
+    // never analysed here (its watch stopped during its first list, which holds the analysis back): at once, as
+    // a restored snapshot is; later deltas take the usual debounce
+    if (entry.view.analysedAt === undefined && !this.closed) entry.scheduler.analyseNow();
+    entry.remote = remote;
+    entry.restoredAt = undefined;
+    this.updateStaleness(entry);
+    this.checkReady();
   }
 
   /** A cluster's health as the API shows it. */

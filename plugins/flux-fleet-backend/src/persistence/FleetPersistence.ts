@@ -1,5 +1,6 @@
 import type { DatabaseService, LoggerService } from '@backstage/backend-plugin-api';
 import type { ClusterHealth, ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
+import type { FleetIndexChange } from '@flux-fleet/plugin-flux-fleet-node';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ClusterWatcher } from '../watch/ClusterWatcher';
@@ -7,11 +8,15 @@ import type { PersistenceSettings } from '../config/FleetConfig';
 import type { ClusterSnapshotData, ClusterSnapshotSource } from '../records/snapshotTypes';
 import { applyMigrations } from './applyMigrations';
 import { decodeSnapshot, encodeSnapshot } from './clusterSnapshot';
+import { CapacityRelay, ReplicatedCapacity } from './CapacityRelay';
+import { ChangeFeed, canListen } from './ChangeFeed';
+import { DeltaReplication, ReplicatedClusters } from './DeltaReplication';
+import { ChangeNotice, DeltaStore } from './DeltaStore';
 import { LeaseManager, replicaName } from './LeaseManager';
 import { SnapshotHeader, SnapshotStore } from './SnapshotStore';
 
 /** What persistence reads of the index's clusters and writes into them (the index's `FleetClusters`). */
-export interface PersistedClusters {
+export interface PersistedClusters extends ReplicatedClusters {
   clusterNames(): string[];
   /** Changes whenever the cluster's objects or derived answers change. */
   clusterVersion(cluster: string): number;
@@ -28,6 +33,8 @@ export interface PersistedClusters {
   detachWatch(cluster: string): void;
   /** The pool restored snapshots share their strings through. */
   readonly valuePool: ValuePool;
+  /** Calls the listener after each batch of index changes; returns an unsubscribe function. */
+  subscribe(listener: (changes: FleetIndexChange[]) => void): () => void;
 }
 
 /** Options of {@link FleetPersistence}. */
@@ -40,13 +47,20 @@ export interface FleetPersistenceOptions {
   watch(cluster: string): ClusterWatcher;
   /** A name for this replica in leases and logs; unique by default. */
   replica?: string;
+  /**
+   * The capacity collection, when it runs: this replica collects the clusters it watches, and takes the
+   * figures of the others from the replicas watching them (`imported` follows).
+   */
+  capacity?: { source: ReplicatedCapacity; imported: () => void };
 }
 
 /**
  * Snapshots and leases: at start every cluster's last snapshot is served at once (status `restored`, objects
  * stale) until a watch has resynced it; each cluster is watched by the one replica holding its lease, which
  * writes the cluster's snapshot whenever it changed; the other replicas load those snapshots when their version
- * changes, so every replica answers with the same data.
+ * changes, so every replica answers with the same data. On PostgreSQL the holder also writes each batch of changes
+ * as a delta and announces it (NOTIFY); the others apply it at once (LISTEN), so a change is on every replica
+ * within a second, not a snapshot interval (issue 11), and signalled to the browsers of each.
  */
 export class FleetPersistence {
   private readonly watchers = new Map<string, ClusterWatcher>();
@@ -54,6 +68,13 @@ export class FleetPersistence {
   private readonly versions = new Map<string, number>();
   /** Index version each held cluster had when its snapshot was last written. */
   private readonly written = new Map<string, number>();
+  private deltas?: DeltaStore;
+  private replication?: DeltaReplication;
+  private feed?: ChangeFeed;
+  private capacity?: CapacityRelay;
+  private unsubscribe?: () => void;
+  /** The delta number each held cluster's last snapshot includes, to prune the deltas before it. */
+  private readonly snapshotDeltaSeq = new Map<string, number>();
   private store?: SnapshotStore;
   private leases?: LeaseManager;
   private writeTimer?: NodeJS.Timeout;
@@ -73,12 +94,45 @@ export class FleetPersistence {
       await applyMigrations(knex);
     }
     this.store = new SnapshotStore(knex);
+    if (canListen(knex)) {
+      this.deltas = new DeltaStore(knex, true);
+      this.replication = new DeltaReplication(
+        this.deltas,
+        clusters,
+        this.replica,
+        cluster => this.watchers.has(cluster),
+        logger,
+      );
+      const replication = this.replication;
+      this.unsubscribe = clusters.subscribe(changes => replication.onChanges(changes));
+      this.feed = new ChangeFeed(
+        knex,
+        logger,
+        notice => this.onNotice(notice),
+        () => void this.guard(() => this.readChanged()),
+      );
+      // listening before the snapshots are read: nothing written meanwhile is missed
+      await this.feed.start();
+    }
 
-    // Serve what the last run knew, at once.
-    for (const header of await this.store.headers()) {
+    // Serve what the last run knew, at once: the snapshots, and on PostgreSQL the deltas written after them.
+    const headers = await this.store.headers();
+    for (const header of headers) {
       if (clusters.clusterNames().includes(header.cluster)) {
         await this.load(header, false);
       }
+    }
+    if (this.replication) {
+      for (const cluster of clusters.clusterNames()) {
+        // no snapshot yet: the deltas from the first are the cluster's whole content (none are pruned before a
+        // snapshot is written)
+        if (!headers.some(h => h.cluster === cluster)) await this.follow(cluster, false);
+      }
+    }
+
+    if (this.options.capacity) {
+      const { source, imported } = this.options.capacity;
+      this.capacity = new CapacityRelay(knex, this.deltas, this.replica, source, imported, logger);
     }
 
     this.leases = new LeaseManager(
@@ -88,12 +142,14 @@ export class FleetPersistence {
       settings.leaseDurationMs,
       {
         acquired: cluster => {
+          this.replication?.acquired(cluster);
           this.watchers.set(cluster, this.options.watch(cluster));
         },
         lost: cluster => {
           this.watchers.get(cluster)?.stop();
           this.watchers.delete(cluster);
           clusters.detachWatch(cluster);
+          this.replication?.released(cluster);
         },
       },
       logger,
@@ -114,7 +170,11 @@ export class FleetPersistence {
   async stop(): Promise<void> {
     clearInterval(this.writeTimer);
     clearInterval(this.readTimer);
+    this.unsubscribe?.();
+    await this.feed?.stop();
     try {
+      await this.replication?.flush();
+      this.replication?.close();
       await this.writeChanged();
     } catch (error) {
       this.options.logger.warn(`Flux Fleet could not write its last snapshots: ${error}`);
@@ -127,6 +187,15 @@ export class FleetPersistence {
   /** Whether this replica watches a cluster now. */
   watches(cluster: string): boolean {
     return this.watchers.has(cluster);
+  }
+
+  /** Writes the capacity figures this replica collected (after a round) for the others. */
+  async publishCapacity(): Promise<void> {
+    try {
+      await this.capacity?.publish([...this.watchers.keys()]);
+    } catch (error) {
+      this.options.logger.warn(`Flux Fleet could not hand its capacity figures to the other replicas: ${error}`);
+    }
   }
 
   /** Runs one timer task at a time; a failure is logged and the next tick tries again. */
@@ -148,6 +217,8 @@ export class FleetPersistence {
     for (const cluster of this.watchers.keys()) {
       const version = clusters.clusterVersion(cluster);
       if (this.written.get(cluster) === version) continue;
+      // the deltas written so far are in what is read now; later ones may be too (they are absolute)
+      const deltaSeq = this.replication?.lastWritten(cluster) ?? 0;
       const snapshot = clusters.snapshotOf(cluster);
       if (!snapshot) continue;
       const written = await this.store!.write({
@@ -155,22 +226,71 @@ export class FleetPersistence {
         holder: this.replica,
         health: snapshot.health,
         data: await encodeSnapshot(snapshot.source),
+        deltaSeq,
       });
       this.written.set(cluster, version);
       this.versions.set(cluster, written);
+      // deltas the snapshot before this one includes: a follower that far behind loads this snapshot instead
+      const previous = this.snapshotDeltaSeq.get(cluster);
+      this.snapshotDeltaSeq.set(cluster, deltaSeq);
+      if (previous) await this.deltas?.prune(cluster, previous);
     }
+  }
+
+  /** Another replica announced a delta: apply it now (or reload the snapshot when some are missing). */
+  private onNotice(notice: ChangeNotice) {
+    if (!('seq' in notice)) {
+      if (this.watchers.has(notice.cluster)) return;
+      this.capacity?.readOne(notice.cluster).catch(error =>
+        this.options.logger.warn(`Flux Fleet could not read the capacity figures of cluster '${notice.cluster}': ${error}`),
+      );
+      return;
+    }
+    const { cluster, seq } = notice;
+    if (this.watchers.has(cluster) || !this.options.clusters.clusterNames().includes(cluster)) return;
+    if ((this.replication?.appliedSeq(cluster) ?? 0) >= seq) return;
+    this.follow(cluster).catch(error =>
+      this.options.logger.warn(`Flux Fleet could not apply the changes of cluster '${cluster}': ${error}`),
+    );
+  }
+
+  /** Applies a followed cluster's deltas; reloads its snapshot first when some are missing. */
+  private async follow(cluster: string, alive = true) {
+    const remote = (health: ClusterHealth) => this.remoteHealth(health, alive);
+    if ((await this.replication!.catchUp(cluster, remote)) === 'current') return;
+    const header = (await this.store!.headers()).find(h => h.cluster === cluster);
+    if (header) await this.load(header, alive);
   }
 
   /** Loads the snapshots of clusters other replicas watch, when their version changed. */
   async readChanged(): Promise<void> {
     const holders = await this.leases!.liveHolders();
-    for (const header of await this.store!.headers()) {
+    await this.capacity?.readChanged(cluster => this.watchers.has(cluster));
+    const headers = await this.store!.headers();
+    if (this.replication) {
+      for (const cluster of this.options.clusters.clusterNames()) {
+        if (this.watchers.has(cluster) || headers.some(h => h.cluster === cluster)) continue;
+        await this.follow(cluster, holders.has(cluster));
+        const reported = this.replication.reportedHealth(cluster);
+        if (reported) {
+          this.options.clusters.setRemoteHealth(cluster, this.remoteHealth(reported, holders.has(cluster)));
+        }
+      }
+    }
+    for (const header of headers) {
       if (this.watchers.has(header.cluster)) continue;
       if (!this.options.clusters.clusterNames().includes(header.cluster)) continue;
       const alive = holders.has(header.cluster);
       const known = this.options.clusters.remoteHealth(header.cluster);
-      if (known && this.versions.get(header.cluster) === header.version) {
+      // with deltas, a snapshot the deltas applied here already include is not loaded again
+      const current =
+        this.versions.get(header.cluster) === header.version ||
+        (this.replication?.appliedSeq(header.cluster) ?? -1) >= header.deltaSeq;
+      if (known && current) {
         this.options.clusters.setRemoteHealth(header.cluster, this.remoteHealth(known, alive));
+        this.versions.set(header.cluster, header.version);
+        // a notification missed (the listening connection was down) is caught up here
+        if (this.replication) await this.follow(header.cluster, alive);
         continue;
       }
       await this.load(header, alive);
@@ -197,6 +317,10 @@ export class FleetPersistence {
       }),
     });
     this.versions.set(row.cluster, row.version);
+    if (this.replication && !this.watchers.has(row.cluster)) {
+      this.replication.follow(row.cluster, row.deltaSeq);
+      await this.replication.catchUp(row.cluster, h => this.remoteHealth(h, holderAlive ?? false));
+    }
   }
 
   /**

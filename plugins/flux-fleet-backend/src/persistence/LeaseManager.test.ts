@@ -35,8 +35,10 @@ function replica(knex: Awaited<ReturnType<typeof migrated>>, name: string, lease
 describe.each(ids)('leases and snapshots on %s', id => {
   it('gives each cluster to one replica, and hands it over when that replica stops or dies', async () => {
     const knex = await migrated(id);
-    const a = replica(knex, 'replica-a', 600);
-    const b = replica(knex, 'replica-b', 600);
+    // long enough that renewals on a busy machine are never late (a late renewal is a lost lease, by design)
+    const LEASE = 1_500;
+    const a = replica(knex, 'replica-a', LEASE);
+    const b = replica(knex, 'replica-b', LEASE);
     await a.manager.start();
     await b.manager.start();
     expect([...a.held].sort()).toEqual(CLUSTERS);
@@ -44,19 +46,57 @@ describe.each(ids)('leases and snapshots on %s', id => {
 
     // a stops cleanly: its leases are released, b takes them at its next renewal
     await a.manager.stop();
-    await new Promise(r => setTimeout(r, 400));
+    await new Promise(r => setTimeout(r, LEASE));
     expect([...b.held].sort()).toEqual(CLUSTERS);
     expect([...(await b.manager.liveHolders()).values()]).toEqual(['replica-b', 'replica-b', 'replica-b']);
 
-    // a third replica waits; when b dies (stops renewing without releasing), it takes over after the expiry
-    const c = replica(knex, 'replica-c', 600);
+    // a third replica joins (b would hand it a share); when b dies (stops renewing without releasing), it takes
+    // every cluster over after the expiry
+    const c = replica(knex, 'replica-c', LEASE);
     await c.manager.start();
-    expect([...c.held]).toEqual([]);
     (b.manager as any).stopped = true; // a crash: no renewal, no release
     clearInterval((b.manager as any).timer);
-    await new Promise(r => setTimeout(r, 1_200));
+    await new Promise(r => setTimeout(r, 2 * LEASE));
     expect([...c.held].sort()).toEqual(CLUSTERS);
     await c.manager.stop();
+  });
+
+  it('spreads the leases over the replicas alive, rebalancing once when one joins, without flapping', async () => {
+    const knex = await migrated(id);
+    // long enough that renewals on a busy machine are never late (a late renewal is a lost lease, by design)
+    const LEASE = 1_500;
+    const a = replica(knex, 'replica-a', LEASE);
+    await a.manager.start();
+    expect([...a.held].sort()).toEqual(CLUSTERS);
+    // b joins: a hands one cluster over within a few renewals, and the counts then stay at 2 and 1
+    const b = replica(knex, 'replica-b', LEASE);
+    await b.manager.start();
+    const deadline = Date.now() + 10_000;
+    while (b.held.size === 0 && Date.now() < deadline) await new Promise(r => setTimeout(r, 50));
+    expect([a.held.size, b.held.size].sort()).toEqual([1, 2]);
+    const counts: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      await new Promise(r => setTimeout(r, 400));
+      counts.push(`${a.held.size}+${b.held.size}`);
+    }
+    expect(new Set(counts)).toEqual(new Set([counts[0]]));
+    // every cluster has exactly one holder
+    expect([...a.held, ...b.held].sort()).toEqual(CLUSTERS);
+    // a third joins: one each
+    const c = replica(knex, 'replica-c', LEASE);
+    await c.manager.start();
+    const later = Date.now() + 10_000;
+    while (c.held.size === 0 && Date.now() < later) await new Promise(r => setTimeout(r, 50));
+    await new Promise(r => setTimeout(r, LEASE));
+    expect([a.held.size, b.held.size, c.held.size]).toEqual([1, 1, 1]);
+    expect([...a.held, ...b.held, ...c.held].sort()).toEqual(CLUSTERS);
+    // c dies without releasing: its cluster goes to one of the others within the lease duration and a renewal
+    (c.manager as any).stopped = true;
+    clearInterval((c.manager as any).timer);
+    await new Promise(r => setTimeout(r, 2 * LEASE));
+    expect([...a.held, ...b.held].sort()).toEqual(CLUSTERS);
+    await a.manager.stop();
+    await b.manager.stop();
   });
 
   it('takes a lease over at once from a process of this host that is gone', async () => {

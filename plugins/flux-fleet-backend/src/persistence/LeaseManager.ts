@@ -3,6 +3,13 @@ import { hostname } from 'node:os';
 import type { Knex } from './SnapshotStore';
 
 const LEASES = 'flux_fleet_leases';
+const REPLICAS = 'flux_fleet_replicas';
+
+/** Who holds what, as one tick sees it: the replicas alive and how many live leases each holds. */
+interface Survey {
+  replicas: Set<string>;
+  counts: Map<string, number>;
+}
 
 /** A replica's name: `<host>-<pid>-<random>` (see FleetPersistence). */
 export function replicaName(host: string, pid: number, random: string): string {
@@ -35,14 +42,22 @@ export interface LeaseListener {
  * Gives each cluster one watching replica: a row per cluster with its holder and an expiry. Every
  * `leaseDurationMs / 3` a replica renews the leases it holds and takes any lease that has expired (its holder
  * died, or stopped and released it), or at once when its holder was a process of this host that is gone.
- * Times are this replica's clock; the lease duration must be much longer than the clock skew between replicas. A database that cannot be reached keeps the current holders: a lease is
- * only lost when another replica is seen holding it.
+ * Times are this replica's clock; the lease duration must be much longer than the clock skew between replicas. A
+ * database that cannot be reached keeps the current holders: a lease is only lost when another replica is seen
+ * holding it.
+ *
+ * Leases are spread (issue 11): each replica renews a row of `flux_fleet_replicas` with its leases, so with R
+ * replicas alive and C clusters a replica takes a free lease only while it holds fewer than ⌈C/R⌉ and no live
+ * replica holds fewer than it does; one holding more than ⌊C/R⌋ while another holds fewer releases one lease, at
+ * most one per lease duration, which the replica with fewest takes at its next renewal. Counts only settle at the
+ * fair share, so there is no flapping.
  */
 export class LeaseManager {
   private readonly held = new Set<string>();
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private stopped = false;
+  private lastReleaseAt = 0;
 
   constructor(
     private readonly knex: Knex,
@@ -84,6 +99,11 @@ export class LeaseManager {
     this.stopped = true;
     clearInterval(this.timer);
     await this.running;
+    try {
+      await this.knex(REPLICAS).where({ replica: this.replica }).delete();
+    } catch {
+      // the row expires with the leases
+    }
     if (this.held.size === 0) return;
     try {
       await this.knex(LEASES)
@@ -101,7 +121,15 @@ export class LeaseManager {
   private async tick(): Promise<void> {
     if (this.stopped) return;
     const now = Date.now();
+    let survey: Survey | undefined;
+    try {
+      survey = await this.survey(now);
+    } catch (error) {
+      // without a survey it renews what it holds and takes what is free, as a single replica would
+      this.logger.warn(`Flux Fleet could not see which replicas are alive: ${error}`);
+    }
     for (const cluster of this.clusters) {
+      if (!this.held.has(cluster) && survey && !this.mayTake(survey)) continue;
       let holder: string | undefined;
       try {
         holder = await this.claim(cluster, now);
@@ -125,6 +153,64 @@ export class LeaseManager {
         this.listener.lost(cluster);
       }
     }
+    if (survey && !this.stopped) await this.rebalance(survey, now);
+  }
+
+  /** Renews this replica's row, and reads which replicas are alive and how many leases each holds. */
+  private async survey(now: number): Promise<Survey> {
+    const expiresAt = now + this.leaseDurationMs;
+    await this.knex(REPLICAS)
+      .insert({ replica: this.replica, expires_at: expiresAt })
+      .onConflict('replica')
+      .merge({ expires_at: expiresAt });
+    const alive = await this.knex(REPLICAS).where('expires_at', '>=', now).select('replica');
+    const replicas = new Set<string>(
+      alive.map(r => r.replica as string).filter(r => r === this.replica || !isDeadLocalProcess(r)),
+    );
+    const counts = new Map<string, number>([...replicas].map(r => [r, 0]));
+    const leases = await this.knex(LEASES).where('expires_at', '>=', now).select('holder');
+    for (const { holder } of leases) {
+      if (counts.has(holder)) counts.set(holder, counts.get(holder)! + 1);
+    }
+    counts.set(this.replica, this.held.size);
+    return { replicas, counts };
+  }
+
+  /** Whether this replica may take a free lease: below its fair share, and no live replica holds fewer. */
+  private mayTake(survey: Survey): boolean {
+    const mine = this.held.size;
+    const fair = Math.ceil(this.clusters.length / Math.max(1, survey.replicas.size));
+    if (mine >= fair) return false;
+    for (const [replica, count] of survey.counts) {
+      if (replica !== this.replica && count < mine) return false;
+    }
+    // taken now: count it for the next cluster of this tick
+    survey.counts.set(this.replica, mine + 1);
+    return true;
+  }
+
+  /** Releases one lease when this replica holds more than its share while another live replica holds less. */
+  private async rebalance(survey: Survey, now: number) {
+    const floor = Math.floor(this.clusters.length / Math.max(1, survey.replicas.size));
+    const mine = this.held.size;
+    if (mine <= floor || now - this.lastReleaseAt < this.leaseDurationMs) return;
+    const starved = [...survey.counts].some(([r, count]) => r !== this.replica && count < floor);
+    if (!starved) return;
+    const cluster = this.clusters.filter(c => this.held.has(c)).pop()!;
+    try {
+      await this.knex(LEASES).where({ cluster, holder: this.replica }).delete();
+    } catch (error) {
+      this.logger.warn(`Flux Fleet could not hand cluster '${cluster}' over to a replica with fewer: ${error}`);
+      return;
+    }
+    this.lastReleaseAt = now;
+    this.held.delete(cluster);
+    this.logger.info(
+      `Flux Fleet replica ${this.replica} hands cluster '${cluster}' over: it watched ${mine} of ${
+        this.clusters.length
+      } clusters with ${survey.replicas.size} replicas alive`,
+    );
+    this.listener.lost(cluster);
   }
 
   /** Renews or takes a lease if it is this replica's or free; returns the holder afterwards. */

@@ -12,6 +12,8 @@ export interface SnapshotHeader {
   version: number;
   holder: string;
   writtenAt: number;
+  /** The last delta of the cluster this snapshot includes (0: none). */
+  deltaSeq: number;
 }
 
 /** A snapshot row. */
@@ -29,13 +31,14 @@ export class SnapshotStore {
 
   /** Versions of every snapshot, to see which changed. */
   async headers(): Promise<SnapshotHeader[]> {
-    const rows = await this.knex(SNAPSHOTS).select('cluster', 'version', 'holder', 'written_at');
+    const rows = await this.knex(SNAPSHOTS).select('cluster', 'version', 'holder', 'written_at', 'delta_seq');
     return rows.map(r => ({
       cluster: r.cluster,
       // PostgreSQL returns bigint columns as text
       version: Number(r.version),
       holder: r.holder,
       writtenAt: Number(r.written_at),
+      deltaSeq: Number(r.delta_seq),
     }));
   }
 
@@ -47,6 +50,7 @@ export class SnapshotStore {
       version: Number(row.version),
       holder: row.holder,
       writtenAt: Number(row.written_at),
+      deltaSeq: Number(row.delta_seq),
       health: JSON.parse(row.health),
       data: Buffer.isBuffer(row.data) ? row.data : Buffer.from(row.data),
     };
@@ -58,6 +62,8 @@ export class SnapshotStore {
     holder: string;
     health: ClusterHealth;
     data: Buffer;
+    /** The last delta written before the snapshot was taken. */
+    deltaSeq?: number;
   }): Promise<number> {
     return this.knex.transaction(async tx => {
       const current = await tx(SNAPSHOTS).where({ cluster: options.cluster }).first('version');
@@ -69,6 +75,7 @@ export class SnapshotStore {
         written_at: Date.now(),
         health: JSON.stringify(options.health),
         data: options.data,
+        delta_seq: options.deltaSeq ?? 0,
       };
       if (current) {
         await tx(SNAPSHOTS).where({ cluster: options.cluster }).update(row);

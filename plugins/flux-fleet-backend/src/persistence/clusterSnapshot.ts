@@ -73,15 +73,10 @@ export async function encodeSnapshot(source: ClusterSnapshotSource): Promise<Buf
 }
 
 /**
- * Reads a snapshot back, sharing its strings and label sets through the index's pool as freshly read objects
- * do, so a restored cluster costs the same memory as a watched one. Rejects a snapshot it cannot read.
+ * Shares a decoded value's strings and label sets through the index's pool, as freshly read objects do (snapshots
+ * and deltas).
  */
-export async function decodeSnapshot(data: Buffer, pool: ValuePool): Promise<ClusterSnapshotData> {
-  // decompressed on the thread pool
-  const parsed = JSON.parse((await gunzipAsync(data)).toString('utf8')) as ClusterSnapshotData;
-  if (parsed?.format !== 1 || !Array.isArray(parsed.objects)) {
-    throw new Error(`snapshot format ${String(parsed?.format)} is not one this version reads`);
-  }
+export function reviver(pool: ValuePool): (value: unknown) => unknown {
   const revive = (value: unknown): unknown => {
     if (typeof value === 'string') return pool.intern(value);
     if (Array.isArray(value)) return value.map(revive);
@@ -97,6 +92,20 @@ export async function decodeSnapshot(data: Buffer, pool: ValuePool): Promise<Clu
     }
     return value;
   };
+  return revive;
+}
+
+/**
+ * Reads a snapshot back, sharing its strings and label sets through the index's pool as freshly read objects
+ * do, so a restored cluster costs the same memory as a watched one. Rejects a snapshot it cannot read.
+ */
+export async function decodeSnapshot(data: Buffer, pool: ValuePool): Promise<ClusterSnapshotData> {
+  // decompressed on the thread pool
+  const parsed = JSON.parse((await gunzipAsync(data)).toString('utf8')) as ClusterSnapshotData;
+  if (parsed?.format !== 1 || !Array.isArray(parsed.objects)) {
+    throw new Error(`snapshot format ${String(parsed?.format)} is not one this version reads`);
+  }
+  const revive = reviver(pool);
   return {
     format: 1,
     objects: parsed.objects.map(o => revive(o) as FluxObjectRecord),

@@ -17,7 +17,7 @@ describe.each(ids)('snapshots and replicas on %s', id => {
   let sim: FleetSim;
 
   beforeAll(async () => {
-    sim = await startFleetSim({ size: 'S', seed: 5, port: 0, clusters: 2, services: 60 });
+    sim = await startFleetSim({ size: 'S', seed: 5, port: 0, clusters: 3, services: 20 });
   });
   afterAll(() => sim?.close());
 
@@ -86,7 +86,7 @@ describe.each(ids)('snapshots and replicas on %s', id => {
     }
   });
 
-  it('lets one replica watch each cluster while every replica answers the same, and hands over when it stops', async () => {
+  it('spreads the clusters over the replicas while every replica answers the same, and hands over when one stops', async () => {
     const knex = await databases.init(id);
     const a = await replica(knex);
     const b = await replica(knex);
@@ -95,10 +95,14 @@ describe.each(ids)('snapshots and replicas on %s', id => {
         const { items } = await a.get('/clusters');
         return items.every((c: ClusterHealth) => c.synced) ? true : undefined;
       });
-      const holders = async () =>
-        new Set((await knex('flux_fleet_leases').select('holder')).map(r => r.holder));
-      const [holderA] = [...(await holders())];
-      expect(await holders()).toEqual(new Set([holderA]));
+      // two replicas, three clusters: neither watches all three (issue 11)
+      const leases = await a.waitFor('the leases spread over both replicas', async () => {
+        const rows = await knex('flux_fleet_leases').select('cluster', 'holder');
+        const counts = new Map<string, number>();
+        for (const r of rows) counts.set(r.holder, (counts.get(r.holder) ?? 0) + 1);
+        return rows.length === sim.clusters.length && counts.size === 2 ? counts : undefined;
+      });
+      expect([...leases.values()].sort()).toEqual([1, 2]);
 
       const summary = (objects: FleetObject[]) =>
         objects
@@ -133,13 +137,15 @@ describe.each(ids)('snapshots and replicas on %s', id => {
         5_000,
       );
 
-      // a stops: b takes the clusters over and watches them itself
+      // a stops (releasing its leases): b takes its clusters over and watches every cluster itself
       await a.stop();
       await b.waitFor(
         'b holding every lease',
         async () => {
-          const now = await holders();
-          return now.size === 1 && !now.has(holderA) ? true : undefined;
+          const rows = await knex('flux_fleet_leases').select('holder');
+          return rows.length === sim.clusters.length && new Set(rows.map(r => r.holder)).size === 1
+            ? true
+            : undefined;
         },
         10_000,
       );

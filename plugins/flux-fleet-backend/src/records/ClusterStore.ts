@@ -19,6 +19,7 @@ import type {
 import type { InformerSink } from '../watch/ResourceInformer';
 import { apiVersionOf, WatchedResource } from '../watch/WatchedResource';
 import { readFluxEvent, StoredEvent } from './fluxEvents';
+import type { ClusterDeltaData } from './clusterDeltaTypes';
 import { RecordTable } from './RecordTable';
 import { classifyRecordChange, sameValue } from './recordChange';
 import {
@@ -116,16 +117,8 @@ export class ClusterStore implements ClusterSinks {
     events?: Array<[string, StoredEvent[]]>;
   }): void {
     const seen = new Set<string>();
-    for (const record of snapshot.objects) {
-      seen.add(record.key);
-      const before = this.objects.get(record.key);
-      const change = before ? classifyRecordChange(before, record) : 'structural';
-      if (change === 'none') continue;
-      this.objects.set(record);
-      this.pending.changedKeys.add(record.key);
-      if (change === 'structural') this.pending.structural = true;
-      else this.pending.statusKeys.add(record.key);
-    }
+    for (const record of snapshot.objects) seen.add(record.key);
+    this.setRecords(snapshot.objects);
     for (const key of this.existingKeys(() => true)) {
       if (!seen.has(key)) this.removeFlux(key);
     }
@@ -154,6 +147,47 @@ export class ClusterStore implements ClusterSinks {
       }
     }
     this.onChange();
+  }
+
+  /**
+   * Applies a delta of another replica (see ClusterDeltaData): the records and events of the objects it names,
+   * and the supporting lists it carries whole. Records equal to the ones held are kept.
+   */
+  applyDelta(delta: ClusterDeltaData): void {
+    this.setRecords(delta.objects);
+    for (const key of delta.removed) this.removeFlux(key);
+    if (delta.controllers) {
+      this.replaceIfChanged(this.controllers, delta.controllers.map(c => [`${c.instance}/${c.name}`, c] as const));
+    }
+    if (delta.namespaces) {
+      this.replaceIfChanged(this.namespaces, delta.namespaces.map(n => [n.name, n] as const));
+    }
+    if (delta.workloads) {
+      this.replaceIfChanged(this.workloads, delta.workloads.map(w => [w.id, w] as const));
+    }
+    for (const [key, list] of delta.events) {
+      if (sameValue(this.events.get(key) ?? [], list)) continue;
+      this.removeEvents(key);
+      if (list.length && this.objects.has(key)) {
+        this.events.set(key, list);
+        for (const e of list) this.eventOrder.set(e.id, key);
+      }
+      this.pending.eventKeys.add(key);
+    }
+    this.onChange();
+  }
+
+  /** Sets records, noting how each changed (unchanged ones are left as they are). */
+  private setRecords(records: readonly FluxObjectRecord[]) {
+    for (const record of records) {
+      const before = this.objects.get(record.key);
+      const change = before ? classifyRecordChange(before, record) : 'structural';
+      if (change === 'none') continue;
+      this.objects.set(record);
+      this.pending.changedKeys.add(record.key);
+      if (change === 'structural') this.pending.structural = true;
+      else this.pending.statusKeys.add(record.key);
+    }
   }
 
   private replaceIfChanged<T>(map: Map<string, T>, entries: ReadonlyArray<readonly [string, T]>) {

@@ -29,6 +29,8 @@ export interface FakeDeployment {
  */
 export class FakeClusterApi {
   readonly deployments = new Map<string, FakeDeployment>();
+  /** The paths asked, in order. */
+  readonly requests: string[] = [];
   private server?: http.Server;
   private readonly open = new Set<http.ServerResponse>();
   url = '';
@@ -38,7 +40,10 @@ export class FakeClusterApi {
   }
 
   async start(): Promise<void> {
-    this.server = http.createServer((req, res) => this.answer(req, res));
+    this.server = http.createServer((req, res) => {
+      this.requests.push(req.url ?? '');
+      this.answer(req, res);
+    });
     await new Promise<void>(resolve =>
       this.server!.listen(0, '127.0.0.1', resolve),
     );
