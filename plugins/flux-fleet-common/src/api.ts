@@ -51,6 +51,8 @@ export interface ClusterHealth {
   servedVersions: Record<string, string>;
   /** Whether the credentials may write (false: actions answer that they are read-only). */
   readOnly?: boolean;
+  /** The environment it belongs to, as configured (`fluxFleet.clusters[].environment`); absent when not configured. */
+  environment?: string;
 }
 
 /** A Flux object as the API serves it: identity, derived answers, and the few spec fields people read. */

@@ -65,6 +65,7 @@ export const clusterHealthSchema = z
     fluxVersions: z.array(z.string()),
     servedVersions: z.record(z.string(), z.string()),
     readOnly: z.boolean().optional(),
+    environment: z.string().optional(),
   })
   .register(apiSchemas, { id: 'ClusterHealth' }) satisfies z.ZodType<ClusterHealth>;
 

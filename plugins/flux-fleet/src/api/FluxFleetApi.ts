@@ -11,6 +11,7 @@ import {
   FleetObject,
   FleetObjectDetail,
   FleetSummary,
+  FleetVersionView,
   FluxObjectRef,
   InstanceSummary,
   ObjectQuery,
@@ -50,6 +51,8 @@ export interface FluxFleetApi {
     cluster?: string;
     type?: FindingType[];
   }): Promise<Finding[]>;
+  /** Which Flux release each instance runs, how far behind the latest, and what blocks its upgrade (rules §10). */
+  getVersions(): Promise<FleetVersionView>;
   /** Capacity of every instance (rules §12), optionally of one cluster or instance. */
   getCapacity(filter?: { cluster?: string; instance?: string }): Promise<CapacityReport>;
   /** The sharding plan of one instance (rules §13); `shards` the shards wanted besides `main`. */
