@@ -39,7 +39,8 @@ function parseRevision(revision: string): ParsedRevision {
   }
   if (DIGEST.test(text)) return { digest: text.toLowerCase() };
   const legacy = LEGACY_GIT.exec(text);
-  if (legacy) return { ref: legacy[1], digest: `sha1:${legacy[2].toLowerCase()}` };
+  if (legacy)
+    return { ref: legacy[1], digest: `sha1:${legacy[2].toLowerCase()}` };
   return { ref: text };
 }
 

@@ -143,7 +143,9 @@ function applyOutcome(
   } else {
     const artifact = status.artifact;
     const moved = draw < NEW_SOURCE_REVISION || !artifact?.revision;
-    const revision = moved ? nextRevision(artifact?.revision) : artifact.revision;
+    const revision = moved
+      ? nextRevision(artifact?.revision)
+      : artifact.revision;
     if (state === 'ready' && artifact && moved) {
       artifact.revision = revision;
       artifact.digest = `sha256:${randomBytes(32).toString('hex')}`;
@@ -220,7 +222,10 @@ export class ClusterChurn {
   }
 
   /** The artifact revision of the source a reconciler applies, when the cluster has it. */
-  private sourceRevisionOf(record: SimulatedObject, object: any): string | undefined {
+  private sourceRevisionOf(
+    record: SimulatedObject,
+    object: any,
+  ): string | undefined {
     const read = (kind: string, namespace: string, name: string) =>
       this.cluster.read(kind, namespace, name)?.status?.artifact?.revision as
         | string
@@ -247,7 +252,11 @@ export class ClusterChurn {
    * The truth of which ready reconcilers have not applied their source's newest revision: a source that moved
    * leaves the reconcilers of it behind until they reconcile; a reconciler that applied it is current.
    */
-  private followSources(record: SimulatedObject, before: string | undefined, object: any): void {
+  private followSources(
+    record: SimulatedObject,
+    before: string | undefined,
+    object: any,
+  ): void {
     if (record.kind === 'Kustomization' || record.kind === 'HelmRelease') {
       if (record.state === 'ready') record.behindSource = false;
       return;

@@ -317,10 +317,9 @@ describe('churn', () => {
       });
       expect(changed.length).toBeGreaterThan(10);
       for (const object of stable) {
-        expect([object.metadata.name, truthOfKs(truth, object)!.state]).toEqual([
-          object.metadata.name,
-          readState('Kustomization', object),
-        ]);
+        expect([object.metadata.name, truthOfKs(truth, object)!.state]).toEqual(
+          [object.metadata.name, readState('Kustomization', object)],
+        );
       }
       expect(
         new Set(changed.map(o => readState('Kustomization', o))).size,

@@ -24,7 +24,8 @@ export function behindText(row: InstanceVersionRow): string | undefined {
   if (row.version === undefined || row.releasesBehind === undefined)
     return undefined;
   if (row.releasesBehind === 0) return 'the latest release';
-  if (!row.minorsBehind) return `${plural(row.releasesBehind, 'patch release')} behind`;
+  if (!row.minorsBehind)
+    return `${plural(row.releasesBehind, 'patch release')} behind`;
   return `${plural(row.minorsBehind, 'minor')} (${plural(
     row.releasesBehind,
     'release',
@@ -37,7 +38,9 @@ export function blockerText(blocker: UpgradeBlocker): string {
 }
 
 /** The `flux migrate` command that clears an instance's blockers, against its cluster's kubeconfig context. */
-export function migrateCommand(row: Pick<InstanceVersionRow, 'cluster'>): string {
+export function migrateCommand(
+  row: Pick<InstanceVersionRow, 'cluster'>,
+): string {
   return `flux migrate --context ${row.cluster}`;
 }
 
@@ -48,13 +51,19 @@ export function versionsHeadline(view: FleetVersionView): string {
   const blocked = view.instances.filter(r => r.blockers.length > 0).length;
   const unknown = view.instances.filter(r => r.version === undefined).length;
   const parts = [
-    `${latest} of ${plural(total, 'Flux instance')} run the latest release (${view.latest})`,
+    `${latest} of ${plural(total, 'Flux instance')} run the latest release (${
+      view.latest
+    })`,
   ];
   if (blocked > 0)
     parts.push(
-      `${blocked} must run flux migrate before ${blocked === 1 ? 'its' : 'their'} next upgrade`,
+      `${blocked} must run flux migrate before ${
+        blocked === 1 ? 'its' : 'their'
+      } next upgrade`,
     );
   if (unknown > 0)
-    parts.push(`${unknown} ${unknown === 1 ? 'shows' : 'show'} no Flux version`);
+    parts.push(
+      `${unknown} ${unknown === 1 ? 'shows' : 'show'} no Flux version`,
+    );
   return `${parts.join('; ')}.`;
 }

@@ -174,7 +174,7 @@ describe('the deploy answer', () => {
     expect(within(us).queryByTestId('flux-fleet-deploy-cause')).toBeNull();
   });
 
-  it('says a chart version above the source\'s is ahead of it, and one below is behind', async () => {
+  it("says a chart version above the source's is ahead of it, and one below is behind", async () => {
     const release = (cluster: string, chartVersion: string) =>
       fleetObject(
         {
@@ -189,7 +189,11 @@ describe('the deploy answer', () => {
             namespace: 'team-payments',
             name: 'charts',
           },
-          state: { state: 'ready', reason: 'UpgradeSucceeded', revision: chartVersion },
+          state: {
+            state: 'ready',
+            reason: 'UpgradeSucceeded',
+            revision: chartVersion,
+          },
         },
       );
     const api = await renderAnswer(
@@ -198,7 +202,9 @@ describe('the deploy answer', () => {
       { HelmChart: '4.22.1' },
     );
     expect(
-      await screen.findByText('Behind its source on 1 cluster; deployed on 1 of 2.'),
+      await screen.findByText(
+        'Behind its source on 1 cluster; deployed on 1 of 2.',
+      ),
     ).toBeInTheDocument();
     // helm-controller's chart for a HelmRepository: <namespace>-<name> in the repository's namespace
     expect(api.getObject).toHaveBeenCalledWith({

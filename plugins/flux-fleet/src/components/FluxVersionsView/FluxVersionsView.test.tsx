@@ -106,15 +106,21 @@ describe('the Flux versions view', () => {
       'flux migrate --context staging-us-east-1',
     );
 
-    const prod = screen.getByTestId('flux-versions-row-prod-eu-west-1-flux-system');
+    const prod = screen.getByTestId(
+      'flux-versions-row-prod-eu-west-1-flux-system',
+    );
     expect(prod).toHaveTextContent('the latest release');
     expect(prod).toHaveTextContent('on the latest minor');
-    const dev = screen.getByTestId('flux-versions-row-dev-eu-central-1-flux-system');
+    const dev = screen.getByTestId(
+      'flux-versions-row-dev-eu-central-1-flux-system',
+    );
     expect(dev).toHaveTextContent('ready for Flux 2.9');
     expect(dev).toHaveTextContent('controllers of different releases');
 
     const objects = screen.getByTestId('flux-versions-deprecated');
-    expect(objects).toHaveTextContent('which Flux 2.8 removes: write v1 instead');
+    expect(objects).toHaveTextContent(
+      'which Flux 2.8 removes: write v1 instead',
+    );
     await userEvent.click(
       within(objects).getByRole('button', {
         name: 'Details of Kustomization team-a/web in staging-us-east-1',

@@ -45,10 +45,11 @@ const useStyles = makeStyles(theme => ({
 
 const EMPTY_HINT = (
   <Typography variant="body2" component="span">
-    Flux Fleet reads each instance's version from its Flux Operator, its controllers' version label or their image
-    versions. Check that the clusters in <code>fluxFleet.clusters</code> are reachable (the Clusters tab) and that
-    Flux Fleet's credentials may <code>list</code> Deployments in the Flux namespaces and{' '}
-    <code>customresourcedefinitions</code>.
+    Flux Fleet reads each instance's version from its Flux Operator, its
+    controllers' version label or their image versions. Check that the clusters
+    in <code>fluxFleet.clusters</code> are reachable (the Clusters tab) and that
+    Flux Fleet's credentials may <code>list</code> Deployments in the Flux
+    namespaces and <code>customresourcedefinitions</code>.
   </Typography>
 );
 
@@ -72,7 +73,9 @@ const VersionCell = (props: { row: InstanceVersionRow }) => {
         </Typography>
       )}
       {row.mixed && (
-        <StatusTone tone="warning">controllers of different releases</StatusTone>
+        <StatusTone tone="warning">
+          controllers of different releases
+        </StatusTone>
       )}
     </>
   );
@@ -89,9 +92,7 @@ const UpgradeCell = (props: { row: InstanceVersionRow }) => {
     );
   }
   if (row.blockers.length === 0) {
-    return (
-      <StatusTone tone="ok">ready for Flux {row.nextMinor}</StatusTone>
-    );
+    return <StatusTone tone="ok">ready for Flux {row.nextMinor}</StatusTone>;
   }
   const command = migrateCommand(row);
   return (
@@ -153,7 +154,12 @@ export const FluxVersionsView = (props: {
       <Box data-testid="flux-versions" aria-busy="true">
         <Skeleton variant="text" width="60%" height={32} />
         {[0, 1, 2, 3].map(n => (
-          <Skeleton key={n} variant="rect" height={48} style={{ marginTop: 8 }} />
+          <Skeleton
+            key={n}
+            variant="rect"
+            height={48}
+            style={{ marginTop: 8 }}
+          />
         ))}
       </Box>
     );
@@ -192,7 +198,9 @@ export const FluxVersionsView = (props: {
               key={version}
               variant="outlined"
               label={`${version}: ${names.join(', ')}`}
-              title={`${version === 'unknown' ? 'No version known' : version} on ${names.length} cluster${names.length === 1 ? '' : 's'}`}
+              title={`${
+                version === 'unknown' ? 'No version known' : version
+              } on ${names.length} cluster${names.length === 1 ? '' : 's'}`}
             />
           ))}
         </div>
@@ -201,7 +209,11 @@ export const FluxVersionsView = (props: {
       <Typography variant="h6" component="h2" gutterBottom>
         Upgrade readiness per instance
       </Typography>
-      <Table size="small" className={classes.table} aria-label="Flux version and upgrade readiness per instance">
+      <Table
+        size="small"
+        className={classes.table}
+        aria-label="Flux version and upgrade readiness per instance"
+      >
         <TableHead>
           <TableRow>
             <TableCell>Cluster</TableCell>
@@ -246,12 +258,15 @@ export const FluxVersionsView = (props: {
         )}
         {deprecated.value && findings.length === 0 && (
           <Typography variant="body2" color="textSecondary">
-            None: every Flux object was last written at an API version the latest Flux serves and prefers.
+            None: every Flux object was last written at an API version the
+            latest Flux serves and prefers.
           </Typography>
         )}
         {findings.map(f => (
           <Typography
-            key={`${f.object ? objectTitle(f.object) : ''}${f.object?.cluster}${f.message}`}
+            key={`${f.object ? objectTitle(f.object) : ''}${f.object?.cluster}${
+              f.message
+            }`}
             variant="body2"
             gutterBottom
           >
@@ -260,7 +275,9 @@ export const FluxVersionsView = (props: {
                 component="button"
                 variant="body2"
                 onClick={() => props.onOpen?.(f.object!)}
-                aria-label={`Details of ${objectTitle(f.object)} in ${f.object.cluster}`}
+                aria-label={`Details of ${objectTitle(f.object)} in ${
+                  f.object.cluster
+                }`}
               >
                 {f.object.cluster}: {objectTitle(f.object)}
               </Link>
