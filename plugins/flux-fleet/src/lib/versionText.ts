@@ -32,9 +32,27 @@ export function behindText(row: InstanceVersionRow): string | undefined {
   )}) behind`;
 }
 
-/** "HelmRelease stores v2beta1 (removed in Flux 2.7)". */
-export function blockerText(blocker: UpgradeBlocker): string {
-  return `${blocker.kind} stores ${blocker.version} (removed in Flux 2.${blocker.removedIn})`;
+/**
+ * One line per stored version that blocks the upgrade, with the kinds whose CRDs still store it:
+ * "v1beta2, stored by GitRepository, Kustomization (removed in Flux 2.8)".
+ */
+export function blockerLines(blockers: readonly UpgradeBlocker[]): string[] {
+  const byVersion = new Map<string, { kinds: string[]; removedIn: number }>();
+  for (const b of blockers) {
+    const entry = byVersion.get(b.version) ?? {
+      kinds: [],
+      removedIn: b.removedIn,
+    };
+    entry.kinds.push(b.kind);
+    entry.removedIn = Math.min(entry.removedIn, b.removedIn);
+    byVersion.set(b.version, entry);
+  }
+  return [...byVersion.entries()].map(
+    ([version, { kinds, removedIn }]) =>
+      `${version}, stored by ${kinds.join(
+        ', ',
+      )} (removed in Flux 2.${removedIn})`,
+  );
 }
 
 /** The `flux migrate` command that clears an instance's blockers, against its cluster's kubeconfig context. */

@@ -100,7 +100,7 @@ describe('the Flux versions view', () => {
     );
     expect(blocked).toHaveTextContent('blocked: Flux 2.7 no longer serves');
     expect(blocked).toHaveTextContent(
-      'HelmRelease stores v2beta1 (removed in Flux 2.7)',
+      'v2beta1, stored by HelmRelease (removed in Flux 2.7)',
     );
     expect(blocked).toHaveTextContent(
       'flux migrate --context staging-us-east-1',

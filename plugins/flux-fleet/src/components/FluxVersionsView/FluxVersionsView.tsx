@@ -20,7 +20,7 @@ import { useRefreshable } from '../../hooks/useRefreshable';
 import { objectTitle } from '../../lib/objectKey';
 import {
   behindText,
-  blockerText,
+  blockerLines,
   migrateCommand,
   versionsHeadline,
   VERSION_SOURCE_WORDS,
@@ -68,7 +68,7 @@ const VersionCell = (props: { row: InstanceVersionRow }) => {
         <strong>{row.version}</strong>
       </Typography>
       {row.source && (
-        <Typography variant="caption" display="block" color="textSecondary">
+        <Typography variant="caption" display="block">
           {VERSION_SOURCE_WORDS[row.source]}
         </Typography>
       )}
@@ -100,9 +100,9 @@ const UpgradeCell = (props: { row: InstanceVersionRow }) => {
       <StatusTone tone="error">
         blocked: Flux {row.nextMinor} no longer serves
       </StatusTone>
-      {row.blockers.map(b => (
-        <Typography key={`${b.crd}/${b.version}`} variant="body2">
-          {blockerText(b)}
+      {blockerLines(row.blockers).map(line => (
+        <Typography key={line} variant="body2">
+          {line}
         </Typography>
       ))}
       <span className={classes.command}>
