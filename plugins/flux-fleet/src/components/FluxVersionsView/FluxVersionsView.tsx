@@ -57,7 +57,7 @@ const VersionCell = (props: { row: InstanceVersionRow }) => {
   const { row } = props;
   if (!row.version) {
     return (
-      <Typography variant="body2" color="textSecondary">
+      <Typography variant="body2">
         unknown: no controller tells its Flux release
       </Typography>
     );
@@ -257,7 +257,7 @@ export const FluxVersionsView = (props: {
           />
         )}
         {deprecated.value && findings.length === 0 && (
-          <Typography variant="body2" color="textSecondary">
+          <Typography variant="body2">
             None: every Flux object was last written at an API version the
             latest Flux serves and prefers.
           </Typography>
