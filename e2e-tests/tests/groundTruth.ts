@@ -20,6 +20,8 @@ export interface TruthObject {
   serviceAccount: string | null;
   boundary: 'none' | 'partial' | 'enforced';
   service: string | null;
+  /** A ready reconciler whose source holds a newer revision than it applied. */
+  behindSource?: true;
 }
 
 /** One object-level finding of the truth. */
@@ -33,7 +35,13 @@ export interface TruthFinding {
 
 /** The whole ground truth. */
 export interface GroundTruth {
-  clusters: Array<{ name: string; server: string; fluxVersion: string }>;
+  clusters: Array<{
+    name: string;
+    server: string;
+    fluxVersion: string;
+    /** The environment it was built for, which the demo configures (`fluxFleet.clusters[].environment`). */
+    environment?: string;
+  }>;
   objects: TruthObject[];
   findings: TruthFinding[];
   /** Every Flux controller Deployment with the simulator's modelled capacity verdict. */

@@ -37,6 +37,15 @@ const VIEWS: Array<{
     ready: 'flux-fleet-health-map',
   },
   {
+    name: 'flux-versions',
+    path: '/flux-fleet',
+    ready: 'flux-fleet-health-map',
+    open: async page => {
+      await page.getByRole('tab', { name: 'Flux versions' }).click();
+      await expect(page.getByTestId('flux-versions-headline')).toBeVisible();
+    },
+  },
+  {
     name: 'group-card',
     path: '/catalog/default/group/content',
     ready: 'flux-fleet-group-counts',

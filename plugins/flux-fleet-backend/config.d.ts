@@ -12,6 +12,12 @@ export interface Config {
        * digits, '.', '_' or '-'.
        */
       name: string;
+      /**
+       * The environment the cluster belongs to (`prod`, `staging`, `dev`…): the UI groups clusters by it (the
+       * revision matrix, the deploy answer). Without it the environment is read from the cluster's name
+       * (`prod-eu-1` → prod).
+       */
+      environment?: string;
       /** The API server's URL, e.g. `https://api.prod-eu-1:6443`; optional with `kubeconfig` or `inCluster`. */
       url?: string;
       /**

@@ -185,6 +185,9 @@ export const fluxFleetPlugin = createBackendPlugin({
             actions,
             writeAccess,
             capacity: capacityAnswers,
+            environments: new Map(
+              config.clusters.flatMap(c => (c.environment ? [[c.name, c.environment] as const] : [])),
+            ),
           }),
         );
         // the same answers as actions for assistants (MCP) and scripts, through the REST API above

@@ -63,6 +63,8 @@ export interface RouterOptions {
   writeAccess: WriteAccess;
   /** The answers of the capacity routes (the index joined with the collector's measurements). */
   capacity: CapacityAnswers;
+  /** Cluster → its configured environment (`fluxFleet.clusters[].environment`), added to each cluster's health. */
+  environments?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -120,7 +122,13 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       ),
     );
   /** Cluster health with whether its credentials may write. */
-  const clusters = () => fleetIndex.clusters().map(c => writeAccess.withReadOnly(c));
+  const environments = options.environments ?? new Map<string, string>();
+  const clusters = () =>
+    fleetIndex.clusters().map(c => {
+      const health = writeAccess.withReadOnly(c);
+      const environment = environments.get(c.name);
+      return environment ? { ...health, environment } : health;
+    });
   const links = new EntityLinkCache({
     catalog,
     auth,

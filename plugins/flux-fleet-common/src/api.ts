@@ -62,6 +62,8 @@ export interface ClusterHealth {
   servedVersions: Record<string, string>;
   /** Whether the credentials may write (false: actions answer that they are read-only). */
   readOnly?: boolean;
+  /** The environment it belongs to, as configured (`fluxFleet.clusters[].environment`); absent when not configured. */
+  environment?: string;
 }
 
 /**

@@ -31,6 +31,7 @@ export * from './analysis';
 export * from './entityNames';
 export * from './fluxCli';
 export * from './revisionLink';
+export * from './revisionComparison';
 export * from './capacity/measurement';
 export * from './capacity/thresholds';
 export * from './capacity/format';

@@ -90,6 +90,11 @@ export interface SimulatedObject {
   generated: boolean;
   /** Deliberate problems the generator gave it, for tests and the README (not part of the truth). */
   problems?: string[];
+  /**
+   * A ready Kustomization or HelmRelease whose source holds a newer revision than the one it applied (the
+   * source moved since its last reconcile); absent or false: it applied what its source holds.
+   */
+  behindSource?: boolean;
   /** Churn may change its state (plain, healthy objects only). */
   churnable?: boolean;
   /** How often it is reconciled and how long a reconcile takes; absent for kinds no controller reconciles on an interval. */

@@ -151,6 +151,24 @@ const REGIONS = [
   'ap-south-1',
 ];
 
+/** The environment each name prefix stands for, as the demo configures it (`fluxFleet.clusters[].environment`). */
+const ENVIRONMENT_NAMES: Readonly<Record<string, string>> = {
+  prod: 'production',
+  staging: 'staging',
+  dev: 'development',
+  edge: 'edge',
+  qa: 'qa',
+};
+
+/**
+ * The environment a cluster was built for: the one its name was made from (`prod-eu-west-1` → production), or
+ * undefined for a name `clusterNames` did not make.
+ */
+export function clusterEnvironment(name: string): string | undefined {
+  const prefix = name.split('-')[0];
+  return ENVIRONMENTS.includes(prefix) ? ENVIRONMENT_NAMES[prefix] : undefined;
+}
+
 /** Cluster names: `prod-eu-west-1`, `staging-us-east-1`, … then numbered (`prod-eu-west-1-b`). */
 export function clusterNames(count: number): string[] {
   const names: string[] = [];

@@ -53,11 +53,19 @@ function nextState(
   }
 }
 
-/** Applies one reconciliation outcome to an object; returns the event its controller would emit. */
+/** A source reconcile finds a new commit, tag digest or chart index this often; otherwise its artifact stays. */
+const NEW_SOURCE_REVISION = 0.3;
+
+/**
+ * Applies one reconciliation outcome to an object; returns the event its controller would emit.
+ * `sourceRevision` is what the reconciler's source holds now: a reconciler applies exactly that (so it follows
+ * its source, as Flux does), a source moves to a new revision only sometimes.
+ */
 function applyOutcome(
   object: any,
   state: ReconcileStateName,
   draw: number,
+  sourceRevision: string | undefined,
 ): { type: 'Normal' | 'Warning'; reason: string; message: string } {
   const kind: string = object.kind;
   const status = object.status ?? (object.status = {});
@@ -68,9 +76,9 @@ function applyOutcome(
   const detail: ConditionDetail = {};
 
   if (kind === 'Kustomization') {
-    const revision = nextRevision(
-      status.lastAttemptedRevision ?? status.lastAppliedRevision,
-    );
+    const revision =
+      sourceRevision ??
+      nextRevision(status.lastAttemptedRevision ?? status.lastAppliedRevision);
     status.lastAttemptedRevision = revision;
     if (state === 'ready') status.lastAppliedRevision = revision;
     detail.revision = state === 'ready' ? revision : status.lastAppliedRevision;
@@ -92,7 +100,10 @@ function applyOutcome(
       chartVersion: '1.0.0',
       version: 0,
     };
-    const version = nextPatch(String(latest.chartVersion ?? '1.0.0'));
+    // the chart its source holds (a HelmChart's version, an OCIRepository's tag), never one of its own making
+    const version =
+      sourceRevision?.split('@')[0] ??
+      nextPatch(String(latest.chartVersion ?? '1.0.0'));
     status.lastAttemptedRevision = version;
     if (state === 'ready') {
       history.unshift({
@@ -131,8 +142,11 @@ function applyOutcome(
     );
   } else {
     const artifact = status.artifact;
-    const revision = nextRevision(artifact?.revision);
-    if (state === 'ready' && artifact) {
+    const moved = draw < NEW_SOURCE_REVISION || !artifact?.revision;
+    const revision = moved
+      ? nextRevision(artifact?.revision)
+      : artifact.revision;
+    if (state === 'ready' && artifact && moved) {
       artifact.revision = revision;
       artifact.digest = `sha256:${randomBytes(32).toString('hex')}`;
       artifact.lastUpdateTime = time;
@@ -207,6 +221,63 @@ export class ClusterChurn {
     );
   }
 
+  /** The artifact revision of the source a reconciler applies, when the cluster has it. */
+  private sourceRevisionOf(
+    record: SimulatedObject,
+    object: any,
+  ): string | undefined {
+    const read = (kind: string, namespace: string, name: string) =>
+      this.cluster.read(kind, namespace, name)?.status?.artifact?.revision as
+        | string
+        | undefined;
+    if (record.kind === 'Kustomization') {
+      const source = record.sources[0];
+      return source && read(source.kind, source.namespace, source.name);
+    }
+    if (record.kind !== 'HelmRelease') return undefined;
+    const chartRef = object.spec?.chartRef;
+    if (chartRef?.name) {
+      return read(
+        chartRef.kind ?? 'OCIRepository',
+        chartRef.namespace ?? record.namespace,
+        chartRef.name,
+      );
+    }
+    // helm-controller names the HelmChart it builds in status.helmChart (`<namespace>/<name>`)
+    const [namespace, name] = String(object.status?.helmChart ?? '').split('/');
+    return name ? read('HelmChart', namespace, name) : undefined;
+  }
+
+  /**
+   * The truth of which ready reconcilers have not applied their source's newest revision: a source that moved
+   * leaves the reconcilers of it behind until they reconcile; a reconciler that applied it is current.
+   */
+  private followSources(
+    record: SimulatedObject,
+    before: string | undefined,
+    object: any,
+  ): void {
+    if (record.kind === 'Kustomization' || record.kind === 'HelmRelease') {
+      if (record.state === 'ready') record.behindSource = false;
+      return;
+    }
+    if (object.status?.artifact?.revision === before) return;
+    for (const other of this.cluster.records.values()) {
+      if (
+        other.kind === 'Kustomization' &&
+        other.state === 'ready' &&
+        other.sources.some(
+          s =>
+            s.kind === record.kind &&
+            s.namespace === record.namespace &&
+            s.name === record.name,
+        )
+      ) {
+        other.behindSource = true;
+      }
+    }
+  }
+
   /** One reconciliation; returns false when no object could churn. */
   step(): boolean {
     const keys = this.candidates();
@@ -222,8 +293,15 @@ export class ClusterChurn {
       if (!object || object.metadata.deletionTimestamp) continue;
       const draw = Math.random();
       const state = nextState(record.state, draw);
-      const event = applyOutcome(object, state, Math.random());
+      const before = object.status?.artifact?.revision;
+      const event = applyOutcome(
+        object,
+        state,
+        Math.random(),
+        this.sourceRevisionOf(record, object),
+      );
       this.cluster.writeFlux(record.kind, object);
+      this.followSources(this.cluster.records.get(key)!, before, object);
       if (event.type === 'Warning' || Math.random() < 0.2)
         this.cluster.emitEvent(object, event);
       return true;

@@ -192,6 +192,9 @@ export class SimulatedCluster implements ClusterLookup {
       steadyState: read.state,
       generated: previous?.generated ?? false,
       problems: previous?.problems,
+      ...(previous?.behindSource !== undefined && {
+        behindSource: previous.behindSource,
+      }),
       churnable:
         previous?.churnable === true &&
         read.placement.status === 'ok' &&

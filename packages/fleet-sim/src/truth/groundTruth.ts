@@ -3,6 +3,7 @@
  * state, tenant, service account, references), following docs/rules.md. It never parses served objects and
  * never imports the plugin's code: a plugin derivation that disagrees with it is a finding for one of the two.
  */
+import { clusterEnvironment } from '../fleet/names';
 import type {
   ControllerSpec,
   SimulatedObject,
@@ -35,6 +36,8 @@ export interface TruthObject {
   boundary: Enforcement;
   /** The service (`backstage.io/kubernetes-id`) the object belongs to, or null. */
   service: string | null;
+  /** Present on a ready reconciler that has not applied its source's newest revision yet (rules §2: `behind`). */
+  behindSource?: true;
 }
 
 /** One object-level finding (rules §8). */
@@ -86,7 +89,13 @@ export interface TruthController {
 
 /** The ground truth of a fleet (`truth()`, `--truth FILE`, `GET /truth`). */
 export interface GroundTruth {
-  clusters: Array<{ name: string; server: string; fluxVersion: string }>;
+  /** Each cluster with the environment it was built for (the demo configures it), when it has one. */
+  clusters: Array<{
+    name: string;
+    server: string;
+    fluxVersion: string;
+    environment?: string;
+  }>;
   objects: TruthObject[];
   findings: TruthFinding[];
   malformed: TruthMalformed[];
@@ -366,6 +375,8 @@ export function clusterTruth(
       serviceAccount: boundary.serviceAccount,
       boundary: boundary.enforcement,
       service: record.service,
+      ...(record.behindSource === true &&
+        record.state === 'ready' && { behindSource: true as const }),
     });
 
     if (owner.owner === 'orphan') finding('orphan', record);
@@ -439,11 +450,15 @@ export function fleetTruth(
   now: number,
 ): GroundTruth {
   const truth: GroundTruth = {
-    clusters: clusters.map(c => ({
-      name: c.name,
-      server: c.server,
-      fluxVersion: c.fluxVersion,
-    })),
+    clusters: clusters.map(c => {
+      const environment = clusterEnvironment(c.name);
+      return {
+        name: c.name,
+        server: c.server,
+        fluxVersion: c.fluxVersion,
+        ...(environment ? { environment } : {}),
+      };
+    }),
     objects: [],
     findings: [],
     malformed: [],

@@ -29,6 +29,8 @@ export interface ClusterConfig {
   caData?: string;
   caFile?: string;
   skipTLSVerify: boolean;
+  /** The environment it belongs to (`prod`, `staging`…), as configured; the UI groups clusters by it. */
+  environment?: string;
   /** Where the entry came from, for messages: `fluxFleet.clusters[0]` or `kubernetes.clusterLocatorMethods[0].clusters[1]`. */
   configKey: string;
 }

@@ -5,6 +5,9 @@ import { FleetConfigError } from './FleetConfigError';
 /** Cluster names appear in object keys (`cluster/namespace/kind/name`), URLs and comma-separated filters. */
 const CLUSTER_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
 
+/** An environment names a group of clusters in the UI and in filters: the same characters as a cluster name. */
+const ENVIRONMENT_NAME = CLUSTER_NAME;
+
 const AUTH_KEYS = [
   'serviceAccountToken',
   'kubeconfig',
@@ -54,8 +57,16 @@ export function readClusterConfig(c: Config, key: string): ClusterConfig {
       `should be the base64-encoded PEM certificate of the cluster's CA (as in a kubeconfig's certificate-authority-data)`,
     );
   }
+  const environment = c.getOptionalString('environment')?.trim();
+  if (environment !== undefined && !ENVIRONMENT_NAME.test(environment)) {
+    throw new FleetConfigError(
+      `${key}.environment`,
+      `'${environment}' is not a usable environment for cluster '${name}': use 1 to 63 letters, digits, '.', '_' or '-' (e.g. prod, staging)`,
+    );
+  }
   return {
     name,
+    ...(environment && { environment }),
     url: url?.replace(/\/+$/, ''),
     auth,
     caData,

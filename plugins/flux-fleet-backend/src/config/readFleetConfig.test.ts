@@ -59,6 +59,21 @@ describe('readFleetConfig', () => {
     });
   });
 
+  it("reads a cluster's environment, and leaves it out when not configured", () => {
+    const { config } = read({
+      fluxFleet: {
+        clusters: [
+          { name: 'eu-1', url: 'https://a', environment: ' production ' },
+          { name: 'lab', url: 'https://b' },
+        ],
+      },
+    });
+    expect(config.clusters.map(c => [c.name, c.environment])).toEqual([
+      ['eu-1', 'production'],
+      ['lab', undefined],
+    ]);
+  });
+
   it('has defaults for every watch, analysis and persistence setting', () => {
     const { config } = read({});
     expect(config.clusters).toEqual([]);
@@ -96,6 +111,15 @@ describe('readFleetConfig', () => {
       'a cluster without a way to reach it',
       { clusters: [{ name: 'prod' }] },
       "'fluxFleet.clusters[0]': cluster 'prod' needs 'url'",
+    ],
+    [
+      'an environment that is no name',
+      {
+        clusters: [
+          { name: 'a', url: 'https://a', environment: 'prod / eu' },
+        ],
+      },
+      "'fluxFleet.clusters[0].environment': 'prod / eu' is not a usable environment for cluster 'a'",
     ],
     [
       'a duplicate name',

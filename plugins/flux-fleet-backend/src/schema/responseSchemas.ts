@@ -77,6 +77,7 @@ export const clusterHealthSchema = z
     servedVersions: z.record(z.string(), z.string()),
     readOnly: z.boolean().optional(),
     malformedCount: z.number().int().optional().describe('objects malformed as read (GET /malformed?cluster= lists them)'),
+    environment: z.string().optional(),
   })
   .register(apiSchemas, { id: 'ClusterHealth' }) satisfies z.ZodType<ClusterHealth>;
 

@@ -48,6 +48,11 @@ export function fakeFluxFleetApi(
     }),
     getFindings: jest.fn(async () => []),
     getMalformed: jest.fn(async () => []),
+    getVersions: jest.fn(async () => ({
+      latest: 'v2.9.4',
+      instances: [],
+      clustersByVersion: {},
+    })),
     getCapacity: jest.fn(async () => ({ items: [], generatedAt: '2026-07-14T10:20:00Z' })),
     getCapacityPlan: jest.fn(async () => {
       throw new Error('getCapacityPlan not faked in this test');

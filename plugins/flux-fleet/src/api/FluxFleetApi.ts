@@ -11,6 +11,7 @@ import {
   FleetObject,
   FleetObjectDetail,
   FleetSummary,
+  FleetVersionView,
   FluxObjectRef,
   InstanceSummary,
   MalformedObject,
@@ -56,6 +57,8 @@ export interface FluxFleetApi {
    * implementations made before it may leave it out.
    */
   getMalformed?(filter?: { cluster?: string }): Promise<MalformedObject[]>;
+  /** Which Flux release each instance runs, how far behind the latest, and what blocks its upgrade (rules §10). */
+  getVersions(): Promise<FleetVersionView>;
   /** Capacity of every instance (rules §12), optionally of one cluster or instance. */
   getCapacity(filter?: { cluster?: string; instance?: string }): Promise<CapacityReport>;
   /** The sharding plan of one instance (rules §13); `shards` the shards wanted besides `main`. */

@@ -13,6 +13,7 @@ import {
   FleetObject,
   FleetObjectDetail,
   FleetSummary,
+  FleetVersionView,
   FluxObjectRef,
   InstanceSummary,
   MalformedObject,
@@ -102,6 +103,10 @@ export class FluxFleetClient implements FluxFleetApi {
 
   async getCapacityHistory(query: { cluster: string; instance: string }): Promise<CapacityHistory> {
     return this.request<CapacityHistory>(`/capacity/history${queryString(query)}`);
+  }
+
+  async getVersions(): Promise<FleetVersionView> {
+    return this.request<FleetVersionView>('/versions');
   }
 
   async getTenants(): Promise<TenantSummary[]> {

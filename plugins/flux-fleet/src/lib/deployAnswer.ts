@@ -4,11 +4,13 @@
  */
 import {
   ClusterHealth,
+  compareRevisions,
   FleetObject,
   fluxCliCommands,
   ObjectReference,
   RECONCILER_KINDS,
   referenceKey,
+  RevisionComparison,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { compareStateSeverity, STATE_HINT } from './stateText';
 
@@ -34,8 +36,8 @@ export interface DeployLine {
   revision?: string;
   /** What the source's artifact holds now, when known. */
   sourceRevision?: string;
-  /** True: the applied revision is the source's; false: behind it; undefined: not known. */
-  upToDate?: boolean;
+  /** How the applied revision stands against the source's (rules §2): current, behind, ahead, different source, unknown. */
+  comparison: RevisionComparison;
   /** Since when the verdict holds (the Ready condition's last change, or when the cluster became unreachable). */
   since?: string;
   /** The root cause or the reason of the verdict, in words; absent when deployed and up to date. */
@@ -63,8 +65,9 @@ const ENVIRONMENT_WORDS: ReadonlyArray<[RegExp, string]> = [
 ];
 
 /**
- * The environment of a cluster: the `environment` label Flux Fleet finds on it when there is one, else the first
- * word of its name that names an environment (`prod-eu-1` → prod), else the name's first word.
+ * The environment of a cluster: the one configured for it (`fluxFleet.clusters[].environment`, in
+ * `ClusterHealth.environment`) when there is one, else the first word of its name that names an environment
+ * (`prod-eu-1` → prod), else the name's first word.
  */
 export function environmentOf(
   cluster: string,
@@ -80,11 +83,20 @@ export function environmentOf(
   return words[0] || cluster;
 }
 
-/** Environments in the order a release goes through them; others by name, after. */
+/** The usual word an environment's name stands for (`production` → prod), or undefined. */
+function usualEnvironment(name: string): string | undefined {
+  const word = name.toLowerCase();
+  return ENVIRONMENT_WORDS.find(([pattern]) => pattern.test(word))?.[1];
+}
+
+/**
+ * Environments in the order a release goes through them (configured names too: `development` before `staging`
+ * before `production`); others by name, after.
+ */
 export function compareEnvironments(a: string, b: string): number {
   const order = ['dev', 'test', 'preview', 'staging', 'prod'];
-  const ia = order.indexOf(a);
-  const ib = order.indexOf(b);
+  const ia = order.indexOf(usualEnvironment(a) ?? a);
+  const ib = order.indexOf(usualEnvironment(b) ?? b);
   if (ia !== ib) return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
   return a.localeCompare(b);
 }
@@ -115,22 +127,9 @@ export function artifactSourceKey(object: FleetObject): string | undefined {
   return ref ? referenceKey(object.ref.cluster, ref) : undefined;
 }
 
-/**
- * Whether an applied revision is what the source holds. A HelmRelease shows the chart version while an
- * OCIRepository of the chart shows `<tag>@sha256:<digest>`: for them the part before `@` is compared.
- */
-export function sameRevision(
-  kind: string,
-  applied: string,
-  source: string,
-): boolean {
-  if (applied === source) return true;
-  return kind === 'HelmRelease' && source.split('@')[0] === applied;
-}
-
 function verdictOf(
   o: FleetObject,
-  upToDate: boolean | undefined,
+  comparison: RevisionComparison,
 ): DeployVerdict {
   if (o.stale) return 'stale';
   switch (o.state.state) {
@@ -140,7 +139,7 @@ function verdictOf(
     case 'terminating':
       return 'progressing';
     case 'ready':
-      return upToDate === false ? 'behind' : 'deployed';
+      return comparison === 'behind' ? 'behind' : 'deployed';
     default:
       return 'failing';
   }
@@ -207,18 +206,15 @@ function lineOf(
   const sourceKey = artifactSourceKey(o);
   const sourceRevision = sourceKey ? sourceRevisions.get(sourceKey) : undefined;
   const revision = o.state.revision;
-  const upToDate =
-    revision && sourceRevision
-      ? sameRevision(o.ref.kind, revision, sourceRevision)
-      : undefined;
-  const verdict = verdictOf(o, upToDate);
+  const comparison = compareRevisions(o.ref.kind, revision, sourceRevision);
+  const verdict = verdictOf(o, comparison);
   return {
     cluster: o.ref.cluster,
     object: o,
     verdict,
     ...(revision && { revision }),
     ...(sourceRevision && { sourceRevision }),
-    ...(upToDate !== undefined && { upToDate }),
+    comparison,
     since: verdict === 'stale' ? o.staleSince ?? o.state.since : o.state.since,
     cause: causeOf(o, verdict, sourceRevision),
     command: commandOf(o, verdict),
@@ -287,6 +283,19 @@ export function sourceRevisionsOf(
   return revisions;
 }
 
+/**
+ * What the line says after the revision applied, by how it stands against the source (`{source}` stands for the
+ * source's revision); nothing when the comparison is unknown.
+ */
+export const COMPARISON_WORDS: Readonly<
+  Record<Exclude<RevisionComparison, 'unknown'>, string>
+> = {
+  current: 'what the source holds',
+  behind: 'behind the source, which holds',
+  ahead: 'ahead of the source, which holds',
+  'different-source': 'from another ref than the source, which holds',
+};
+
 /** The words of each verdict. */
 export const VERDICT_WORDS: Readonly<Record<DeployVerdict, string>> = {
   deployed: 'Deployed',
@@ -304,7 +313,7 @@ export function deployHeadline(lines: readonly DeployLine[]): string {
   const total = lines.length;
   const clusters = (n: number) => `${n} cluster${n === 1 ? '' : 's'}`;
   if (count('deployed') === total) {
-    const known = lines.every(l => l.upToDate === true);
+    const known = lines.every(l => l.comparison === 'current');
     return known
       ? `Deployed and up to date with its source on all ${clusters(total)}.`
       : `Deployed on all ${clusters(total)}.`;

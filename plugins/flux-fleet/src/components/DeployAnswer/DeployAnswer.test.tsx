@@ -48,17 +48,21 @@ const kustomization = (
  * Renders the card for these objects, with the source (GitRepository team-payments/payments) of every cluster at
  * HEAD; the sources are not in the entity view, so the card reads them (as it does in the product).
  */
-async function renderAnswer(objects: FleetObject[], clusterList = clusters) {
+async function renderAnswer(
+  objects: FleetObject[],
+  clusterList = clusters,
+  sources: Partial<Record<string, string>> = { GitRepository: HEAD },
+) {
   const api = fakeFluxFleetApi({
     getEntityView: jest.fn(async () =>
       entityView({ objects, clusters: clusterList }),
     ),
     getObject: jest.fn(async (ref: FluxObjectRef) => {
-      if (ref.kind !== 'GitRepository')
-        throw new Error(`unexpected ${objectKey(ref)}`);
+      const revision = sources[ref.kind];
+      if (!revision) throw new Error(`unexpected ${objectKey(ref)}`);
       return objectDetail(
         fleetObject(ref, {
-          state: { state: 'ready', revision: HEAD, reason: 'Succeeded' },
+          state: { state: 'ready', revision, reason: 'Succeeded' },
         }),
       );
     }),
@@ -135,7 +139,7 @@ describe('the deploy answer', () => {
       within(us).getByTestId('flux-fleet-deploy-verdict'),
     ).toHaveTextContent('Behind its source');
     expect(us).toHaveTextContent(
-      /main@sha1:4f1c2d0b.* · source holds main@sha1:9ab2e7c4/,
+      /main@sha1:4f1c2d0b.* · behind the source, which holds main@sha1:9ab2e7c4/,
     );
     expect(within(us).getByTestId('flux-fleet-deploy-cause')).toHaveTextContent(
       `The source holds ${HEAD}; Flux has not applied it yet (it reconciles every 60m).`,
@@ -148,6 +152,77 @@ describe('the deploy answer', () => {
     expect(
       within(line('prod-eu-1')).getByTestId('flux-fleet-deploy-verdict'),
     ).toHaveTextContent('Deployed');
+  });
+
+  it('does not call a revision from another branch "behind": it is deployed, from another ref than the source', async () => {
+    await renderAnswer([
+      kustomization('prod-eu-1'),
+      kustomization('prod-us-1', {}, `release-1@sha1:${OLD.split(':')[1]}`),
+    ]);
+    expect(
+      await screen.findByText('Deployed on all 2 clusters.'),
+    ).toBeInTheDocument();
+    const us = line('prod-us-1');
+    expect(
+      within(us).getByTestId('flux-fleet-deploy-verdict'),
+    ).toHaveTextContent('Deployed');
+    expect(
+      within(us).getByTestId('flux-fleet-deploy-comparison'),
+    ).toHaveTextContent(
+      'from another ref than the source, which holds main@sha1:9ab2e7c4',
+    );
+    expect(within(us).queryByTestId('flux-fleet-deploy-cause')).toBeNull();
+  });
+
+  it("says a chart version above the source's is ahead of it, and one below is behind", async () => {
+    const release = (cluster: string, chartVersion: string) =>
+      fleetObject(
+        {
+          cluster,
+          namespace: 'team-payments',
+          kind: 'HelmRelease',
+          name: 'payments',
+        },
+        {
+          sourceRef: {
+            kind: 'HelmRepository',
+            namespace: 'team-payments',
+            name: 'charts',
+          },
+          state: {
+            state: 'ready',
+            reason: 'UpgradeSucceeded',
+            revision: chartVersion,
+          },
+        },
+      );
+    const api = await renderAnswer(
+      [release('prod-eu-1', '4.22.2'), release('prod-us-1', '4.21.9')],
+      clusters,
+      { HelmChart: '4.22.1' },
+    );
+    expect(
+      await screen.findByText(
+        'Behind its source on 1 cluster; deployed on 1 of 2.',
+      ),
+    ).toBeInTheDocument();
+    // helm-controller's chart for a HelmRepository: <namespace>-<name> in the repository's namespace
+    expect(api.getObject).toHaveBeenCalledWith({
+      cluster: 'prod-eu-1',
+      namespace: 'team-payments',
+      kind: 'HelmChart',
+      name: 'team-payments-payments',
+    });
+    const eu = line('prod-eu-1');
+    expect(
+      within(eu).getByTestId('flux-fleet-deploy-verdict'),
+    ).toHaveTextContent('Deployed');
+    expect(
+      within(eu).getByTestId('flux-fleet-deploy-comparison'),
+    ).toHaveTextContent('ahead of the source, which holds 4.22.1');
+    expect(
+      within(line('prod-us-1')).getByTestId('flux-fleet-deploy-comparison'),
+    ).toHaveTextContent('behind the source, which holds 4.22.1');
   });
 
   it('gives the root cause of a failing cluster in words: the blocking dependency, and the failing reason', async () => {

@@ -6,6 +6,7 @@ import Typography from '@material-ui/core/Typography';
 import { FluxObjectRef } from '@flux-fleet/plugin-flux-fleet-common';
 import { memo } from 'react';
 import {
+  COMPARISON_WORDS,
   compareVerdicts,
   DeployLine,
   DeployVerdict,
@@ -74,22 +75,29 @@ const Revision = (props: { line: DeployLine }) => {
   return (
     <Typography variant="body2" component="span">
       <RevisionLink revision={line.revision} sourceUrl={object.sourceUrl} />
-      {line.upToDate === true && (
+      {line.comparison === 'current' && (
         <Typography component="span" variant="body2" color="textSecondary">
           {' '}
-          · what the source holds
+          · {COMPARISON_WORDS.current}
         </Typography>
       )}
-      {line.upToDate === false && line.sourceRevision && (
-        <Typography component="span" variant="body2" color="textSecondary">
-          {' '}
-          · source holds{' '}
-          <RevisionLink
-            revision={line.sourceRevision}
-            sourceUrl={object.sourceUrl}
-          />
-        </Typography>
-      )}
+      {line.comparison !== 'current' &&
+        line.comparison !== 'unknown' &&
+        line.sourceRevision && (
+          <Typography
+            component="span"
+            variant="body2"
+            color="textSecondary"
+            data-testid="flux-fleet-deploy-comparison"
+          >
+            {' '}
+            · {COMPARISON_WORDS[line.comparison]}{' '}
+            <RevisionLink
+              revision={line.sourceRevision}
+              sourceUrl={object.sourceUrl}
+            />
+          </Typography>
+        )}
     </Typography>
   );
 };

@@ -115,11 +115,9 @@ export const EntityFluxFleetGroupCard = () => {
           >
             <TableHead>
               <TableRow>
-                <TableCell>State</TableCell>
-                <TableCell>Object</TableCell>
-                <TableCell>Cluster</TableCell>
+                <TableCell>State, since</TableCell>
+                <TableCell>Object, cluster</TableCell>
                 <TableCell>Service / tenant</TableCell>
-                <TableCell>Since</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -138,6 +136,17 @@ export const EntityFluxFleetGroupCard = () => {
                         since={o.staleSince}
                       />
                     )}
+                    <Typography
+                      variant="caption"
+                      color="textSecondary"
+                      display="block"
+                    >
+                      {o.state.since ? (
+                        <RelativeTime time={o.state.since} />
+                      ) : (
+                        '—'
+                      )}
+                    </Typography>
                   </TableCell>
                   <TableCell>
                     <Link
@@ -150,11 +159,17 @@ export const EntityFluxFleetGroupCard = () => {
                     >
                       <TruncatedText
                         text={objectTitle(o.ref)}
-                        maxWidth="18em"
+                        maxWidth="20em"
                       />
                     </Link>
+                    <div>
+                      <TruncatedText
+                        text={o.ref.cluster}
+                        maxWidth="20em"
+                        color="textSecondary"
+                      />
+                    </div>
                   </TableCell>
-                  <TableCell>{o.ref.cluster}</TableCell>
                   <TableCell>
                     <TruncatedText
                       text={[o.service, o.boundary.tenant]
@@ -162,13 +177,6 @@ export const EntityFluxFleetGroupCard = () => {
                         .join(' / ')}
                       maxWidth="12em"
                     />
-                  </TableCell>
-                  <TableCell>
-                    {o.state.since ? (
-                      <RelativeTime time={o.state.since} />
-                    ) : (
-                      '—'
-                    )}
                   </TableCell>
                 </TableRow>
               ))}

@@ -71,7 +71,7 @@ export const FleetOverview = (props: {
           )}
         </InfoCard>
       </Grid>
-      <Grid item xs={12} md={6} lg={3}>
+      <Grid item xs={12} md={6} xl={3}>
         {summary.value ? (
           <FindingsBySeverity summary={summary.value} onObjects={onObjects} />
         ) : (
@@ -84,17 +84,17 @@ export const FleetOverview = (props: {
           )) || <Loading />
         )}
       </Grid>
-      <Grid item xs={12} md={6} lg={3}>
+      <Grid item xs={12} md={6} xl={3}>
         {shards.value ? (
           <BusiestShards shards={shards.value} onObjects={onObjects} />
         ) : (
           <Loading />
         )}
       </Grid>
-      <Grid item xs={12} md={6} lg={3}>
+      <Grid item xs={12} md={6} xl={3}>
         {clusters ? <FluxVersions clusters={clusters} /> : <Loading />}
       </Grid>
-      <Grid item xs={12} md={6} lg={3}>
+      <Grid item xs={12} md={6} xl={3}>
         {tenants.value ? (
           <TenantsWithoutBoundary
             tenants={tenants.value}

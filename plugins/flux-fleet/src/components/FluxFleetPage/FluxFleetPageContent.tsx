@@ -20,6 +20,7 @@ import { ClusterNotices } from '../entity/ClusterNotices';
 import { FleetObjectsTable, ObjectFilters } from '../FleetObjectsTable';
 import { ObjectDetailDrawer } from '../ObjectDetail';
 import { CapacityView } from '../CapacityView';
+import { FluxVersionsView } from '../FluxVersionsView';
 import { ClustersTable } from './ClustersTable';
 import { FindingsPanel } from './FindingsPanel';
 import { FleetOverview } from './FleetOverview';
@@ -35,6 +36,7 @@ export const FLEET_TABS = [
   { id: 'clusters', label: 'Clusters' },
   { id: 'instances', label: 'Instances & shards' },
   { id: 'capacity', label: 'Capacity' },
+  { id: 'versions', label: 'Flux versions' },
   { id: 'tenants', label: 'Tenants' },
   { id: 'findings', label: 'Findings' },
   { id: 'objects', label: 'Objects' },
@@ -45,11 +47,12 @@ type FleetTab = (typeof FLEET_TABS)[number]['id'];
 /**
  * The fleet page's content, without a page header (the new frontend system gives pages theirs): a content header
  * with the support button, the fleet summary, then tabs: the overview first (health map, findings by severity,
- * busiest shards, Flux versions, tenants without an enforced boundary), clusters, instances and shards (with the load per shard), tenants, findings and the objects table
+ * busiest shards, Flux versions, tenants without an enforced boundary), clusters, instances and shards (with the load per shard), capacity, Flux versions
+ * (upgrade readiness), tenants, findings and the objects table
  * (server-side filters and paging). Counts, shards, tenants and findings lead to the objects table filtered to
  * them; objects open their detail view. Live: the visible tab refreshes when the backend signals a change.
  *
- * Test ids: `flux-fleet-page`, `flux-fleet-tab-<id>` (the panel of each tab: overview, clusters, instances, tenants,
+ * Test ids: `flux-fleet-page`, `flux-fleet-tab-<id>` (the panel of each tab: overview, clusters, instances, versions, tenants,
  * findings, objects); tabs are named by their label.
  */
 export const FluxFleetPageContent = () => {
@@ -137,6 +140,9 @@ export const FluxFleetPageContent = () => {
             <InstancesAndShards refreshTick={tick} onObjects={showObjects} />
           )}
           {tab === 'capacity' && <CapacityView />}
+          {tab === 'versions' && (
+            <FluxVersionsView refreshTick={tick} onOpen={setOpened} />
+          )}
           {tab === 'tenants' && (
             <TenantsTable
               refreshTick={tick}

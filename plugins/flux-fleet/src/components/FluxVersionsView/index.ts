@@ -1,0 +1,1 @@
+export { FluxVersionsView } from './FluxVersionsView';
