@@ -163,6 +163,7 @@ describe('the flux-fleet API on a simulated fleet', () => {
       '/entity/{kind}/{namespace}/{name}',
       '/findings',
       '/instances',
+      '/malformed',
       '/objects',
       '/objects/{cluster}/{namespace}/{kind}/{name}',
       '/objects/{cluster}/{namespace}/{kind}/{name}/reconcile',

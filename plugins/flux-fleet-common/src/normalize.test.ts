@@ -398,6 +398,39 @@ describe('normalizeFluxObject', () => {
     expect(recordOf(raw).ready?.status).toBe('boolean true');
   });
 
+  it.each<[string, (c: any) => void, string]>([
+    [
+      'a Ready status that is neither True, False nor Unknown',
+      c => (c.status = 'Perhaps'),
+      "the status of condition Ready is 'Perhaps', neither True, False nor Unknown; read as unknown",
+    ],
+    [
+      'a Ready status that is not text',
+      c => (c.status = true),
+      'the status of condition Ready is boolean true, neither True, False nor Unknown; read as unknown',
+    ],
+    [
+      'a lastTransitionTime that is not a time',
+      c => (c.lastTransitionTime = 'yesterday'),
+      "the lastTransitionTime of condition Ready is 'yesterday', not a time; ignored",
+    ],
+  ])(
+    'names %s as a problem, so the object is listed as malformed',
+    (_, spoil, problem) => {
+      const raw = readyKustomization() as any;
+      spoil(raw.status.conditions[0]);
+      expect(recordOf(raw).problems).toContain(problem);
+    },
+  );
+
+  it('names a Kustomization without spec.sourceRef, which its CRD requires', () => {
+    const raw = readyKustomization() as any;
+    delete raw.spec.sourceRef;
+    expect(recordOf(raw).problems).toContain(
+      'spec.sourceRef is missing (the Kustomization CRD requires it)',
+    );
+  });
+
   it('ignores conditions of unknown types and entries that are not objects', () => {
     const raw = readyKustomization() as any;
     raw.status.conditions = [

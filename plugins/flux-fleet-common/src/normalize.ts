@@ -193,8 +193,31 @@ class RecordBuilder {
       );
       message = cut(message, MAX_MESSAGE_LENGTH);
     }
+    const type = reader.string('type');
+    // Kubernetes conditions are True, False or Unknown (metav1.ConditionStatus); anything else is read as unknown
+    // by the state rules (rules §1), and named here so that the object is listed as malformed, not just unknown
+    if (status !== 'True' && status !== 'False' && status !== 'Unknown') {
+      this.problems.push(
+        `the status of condition ${type} is ${
+          typeof rawStatus === 'string' ? `'${rawStatus}'` : status
+        }, neither True, False nor Unknown; read as unknown`,
+      );
+    }
     const reason = reader.string('reason');
-    const lastTransitionTime = reader.string('lastTransitionTime');
+    let lastTransitionTime = reader.string('lastTransitionTime');
+    if (
+      lastTransitionTime !== undefined &&
+      Number.isNaN(Date.parse(lastTransitionTime))
+    ) {
+      this.problems.push(
+        `the lastTransitionTime of condition ${type} is '${
+          lastTransitionTime.length > 40
+            ? cut(lastTransitionTime, 40)
+            : lastTransitionTime
+        }', not a time; ignored`,
+      );
+      lastTransitionTime = undefined;
+    }
     // One literal with every field: fields added one by one would spill into a separate property store.
     return {
       status: this.pool.intern(status),
@@ -289,6 +312,11 @@ function sourceRefOf(
 ): { sourceRef?: RecordReference; chart?: string } {
   switch (kind) {
     case 'Kustomization':
+      // required by the Kustomization CRD: without it nothing can be applied, which the object should say
+      if (!spec.has('sourceRef'))
+        builder.problems.push(
+          'spec.sourceRef is missing (the Kustomization CRD requires it)',
+        );
       return { sourceRef: builder.reference(spec, 'sourceRef') };
     case 'HelmChart': {
       // A HelmChart's source is always in its own namespace (LocalHelmChartSourceReference).

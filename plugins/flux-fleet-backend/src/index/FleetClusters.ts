@@ -176,9 +176,10 @@ export class FleetClusters implements WatchTargets {
     } else if (health.status === 'synced' && previous !== undefined) {
       this.options.logger.info(`Flux Fleet: cluster '${entry.name}' is synced`);
     }
-    // no object changed, but open pages show the cluster's health: an empty change makes them fetch it again
+    // no object changed, but open pages show the cluster's health: a change naming no object but the cluster's
+    // services makes the fleet's pages and those services' entity pages fetch it again
     entry.version++;
-    this.emit([{ cluster: entry.name, keys: [], structural: false, services: [] }]);
+    this.emit([{ cluster: entry.name, keys: [], structural: false, services: [...entry.view.serviceNames()] }]);
   }
 
   /** Whether this replica watches a cluster. */
@@ -256,8 +257,8 @@ export class FleetClusters implements WatchTargets {
     if (entry.view.analysedAt === undefined && !this.closed) entry.scheduler.analyseNow();
     entry.remote = remote;
     entry.restoredAt = undefined;
-    this.updateStaleness(entry);
-    this.checkReady();
+    // staleness, readiness, and the status change announced to this replica's open pages too
+    this.healthMayHaveChanged(entry);
   }
 
   /** A cluster's health as the API shows it. */

@@ -72,11 +72,15 @@ export class DeltaReplication {
     return this.written.get(cluster) ?? 0;
   }
 
-  /** An index change: the objects of held clusters it names go out in the next delta. */
+  /**
+   * An index change: the objects of held clusters it names go out in the next delta. A change naming no object
+   * (the cluster's status changed) goes out too, as a delta of its health alone: followers show the health of the
+   * last delta they applied, which would otherwise stay at the status of the last object change (`syncing`).
+   */
   onChanges(changes: FleetIndexChange[]): void {
     if (this.closed) return;
     for (const change of changes) {
-      if (!this.holds(change.cluster) || change.keys.length === 0) continue;
+      if (!this.holds(change.cluster)) continue;
       let keys = this.pending.get(change.cluster);
       if (!keys) {
         keys = new Set();

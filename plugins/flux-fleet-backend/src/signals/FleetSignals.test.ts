@@ -90,6 +90,19 @@ describe('FleetSignals', () => {
     fleet.close();
   });
 
+  it("tells the fleet and the cluster's services' open entity pages when a cluster's health changes", () => {
+    const { signals, fleet } = setup();
+    fleet.entityViewed('component:default/checkout', { kubernetesId: 'checkout' });
+    fleet.entityViewed('component:default/payments', { kubernetesId: 'payments' });
+    // a change naming no object: the cluster went from lagging to unreachable, say (its notice changes)
+    fleet.onChanges([{ cluster: 'c', keys: [], structural: false, services: ['checkout'] }]);
+    expect(signals.sent.map(s => [s.channel, s.keys])).toEqual([
+      ['flux-fleet:fleet', []],
+      ['flux-fleet:entity:component:default/checkout', []],
+    ]);
+    fleet.close();
+  });
+
   it('reaches entities linked by label selector, and entities whose object left them', () => {
     const { signals, fleet } = setup();
     fleet.entityViewed('component:default/team-pay', { labelSelector: 'team=pay' });

@@ -95,9 +95,19 @@ export class FleetSignals {
       for (const key of change.keys) keys.add(key);
       for (const service of change.services ?? []) services.add(service);
     }
-    // a change without keys is a cluster's health changing (rules §15): the fleet's pages show it
+    // a change without keys is a cluster's health changing (rules §15): the fleet's pages show it, and so do the
+    // pages of the entities with objects in that cluster (the change names their services), whose notices say
+    // whether the cluster is synced, lagging or unreachable
     if (keys.size === 0) {
-      if (changes.length > 0) this.publisher.publish(SIGNAL_CHANNELS.fleet, []);
+      if (changes.length === 0) return;
+      this.publisher.publish(SIGNAL_CHANNELS.fleet, []);
+      const refs = new Set<string>();
+      for (const service of services) {
+        for (const ref of this.entitiesByService.get(service) ?? [])
+          refs.add(ref);
+      }
+      for (const ref of refs)
+        this.publisher.publish(SIGNAL_CHANNELS.entity(ref), []);
       return;
     }
     this.publisher.publish(SIGNAL_CHANNELS.fleet, keys);
