@@ -172,7 +172,10 @@ export interface Config {
         concurrency?: number;
         /** A scrape not done, body included, after this many seconds fails; shorter than the interval. Default 10. */
         timeoutSeconds?: number;
-        /** A scrape answering more bytes than this fails (checked while it streams). Default 4194304 (4 MiB). */
+        /**
+         * A scrape answering more bytes than this fails (checked while it streams; only the lines capacity reads are
+         * held). Default 33554432 (32 MiB): a controller's exposition grows by about 1.6 KB per object it reconciles.
+         */
         maxBodyBytes?: number;
       };
       /** A Prometheus server that scrapes the controllers, asked through its HTTP API (`/api/v1/query`). */

@@ -44,6 +44,8 @@ export async function startProductBackend(options: {
    * limit V8 picks (2-4 GiB); the index's own benchmark runs L with the same limit.
    */
   maxOldSpaceMiB?: number;
+  /** More node flags, such as `--inspect` to profile the backend while the benchmark runs. */
+  nodeFlags?: string[];
 }): Promise<ProductBackend> {
   const configFile = join(options.dir, 'app-config.bench.yaml');
   writeFileSync(configFile, stringify(benchBackendConfig(options.settings)));
@@ -63,6 +65,7 @@ export async function startProductBackend(options: {
       '--max-semi-space-size=16',
       '--heap-growing-percent=50',
       ...(options.maxOldSpaceMiB ? [`--max-old-space-size=${options.maxOldSpaceMiB}`] : []),
+      ...(options.nodeFlags ?? []),
       '--require',
       transform,
       'src/index',

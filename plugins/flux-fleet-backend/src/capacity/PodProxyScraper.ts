@@ -4,7 +4,7 @@ import type { PodScrape } from '@flux-fleet/plugin-flux-fleet-common';
 import type { ClusterClient } from '../watch/ClusterClient';
 import type { PodProxySettings } from '../config/FleetConfig';
 import { httpGetLimited, LimitedGetError } from './httpGetLimited';
-import { parseExposition } from './parseExposition';
+import { isCapacityLine, parseExposition } from './parseExposition';
 
 /** A scrape or the sentence saying why there is none. */
 export type ScrapeOutcome = { scrape: PodScrape } | { problem: string };
@@ -54,6 +54,7 @@ export class PodProxyScraper {
           requestOptions,
           headers: { Accept: 'text/plain;version=0.0.4' },
           signal,
+          keepLine: isCapacityLine,
         }),
       );
     } catch (error) {
@@ -76,6 +77,11 @@ export class PodProxyScraper {
         );
       }
       return say(`the scrape answered ${status}${detail(answer.body)}`);
+    }
+    if (answer.body === '') {
+      return say(
+        'cannot read the scrape: it holds none of the series capacity reads (controller_runtime_reconcile_total, workqueue_depth, process_cpu_seconds_total…)',
+      );
     }
     try {
       return {

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
 
 /** Why a {@link httpGetLimited} request failed. */
 export type LimitedGetFailure = 'timeout' | 'too-large' | 'network' | 'aborted';
@@ -29,6 +30,11 @@ export interface LimitedGetOptions {
   requestOptions?: https.RequestOptions;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * Of a 200 answer, keep only the lines this accepts (read while the body streams, so the rest is never held);
+   * `maxBytes` still caps the bytes received. Other statuses keep their whole body for the error message.
+   */
+  keepLine?: (line: string) => boolean;
 }
 
 const formatBytes = (n: number) =>
@@ -93,12 +99,14 @@ export function httpGetLimited(
           finish(tooLarge());
           return;
         }
-        const chunks: Buffer[] = [];
+        const body = bodyReader(
+          res.statusCode === 200 ? options.keepLine : undefined,
+        );
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
           if (size > options.maxBytes) finish(tooLarge());
-          else chunks.push(chunk);
+          else body.add(chunk);
         });
         res.on('error', error =>
           finish(new LimitedGetError('network', `broke off: ${error.message}`)),
@@ -107,7 +115,7 @@ export function httpGetLimited(
           finish({
             status: res.statusCode ?? 0,
             contentType: res.headers['content-type'],
-            body: Buffer.concat(chunks).toString('utf8'),
+            body: body.text(),
           }),
         );
       },
@@ -127,4 +135,38 @@ export function httpGetLimited(
     else options.signal?.addEventListener('abort', onAbort, { once: true });
     req.end();
   });
+}
+
+/** Gathers a body: whole, or only the lines `keepLine` accepts, each with its newline. */
+function bodyReader(keepLine?: (line: string) => boolean): {
+  add(chunk: Buffer): void;
+  text(): string;
+} {
+  if (!keepLine) {
+    const chunks: Buffer[] = [];
+    return {
+      add: chunk => chunks.push(chunk),
+      text: () => Buffer.concat(chunks).toString('utf8'),
+    };
+  }
+  const decoder = new StringDecoder('utf8');
+  const kept: string[] = [];
+  let rest = '';
+  const take = (text: string, final: boolean) => {
+    let from = 0;
+    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', from)) {
+      const line = text.slice(from, end);
+      if (keepLine(line)) kept.push(line);
+      from = end + 1;
+    }
+    rest = text.slice(from);
+    if (final && rest && keepLine(rest)) kept.push(rest);
+  };
+  return {
+    add: chunk => take(rest + decoder.write(chunk), false),
+    text: () => {
+      take(rest + decoder.end(), true);
+      return kept.length > 0 ? `${kept.join('\n')}\n` : '';
+    },
+  };
 }

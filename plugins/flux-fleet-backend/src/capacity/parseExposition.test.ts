@@ -1,4 +1,4 @@
-import { parseExposition } from './parseExposition';
+import { isCapacityLine, parseExposition } from './parseExposition';
 
 describe('parseExposition', () => {
   it('keeps every label set of a histogram apart, with its _sum and _count', () => {
@@ -55,5 +55,21 @@ describe('parseExposition', () => {
     ['words', 'hello world\n', /the value of hello is 'world', not a number/],
   ])('refuses %s with a message saying why', (_, text, message) => {
     expect(() => parseExposition(text)).toThrow(message);
+  });
+});
+
+describe('isCapacityLine', () => {
+  it.each([
+    ['a series capacity reads', 'controller_runtime_reconcile_total{controller="kustomization",result="success"} 7', true],
+    ['a histogram bucket it reads', 'workqueue_queue_duration_seconds_bucket{name="kustomization",le="1"} 3', true],
+    ['an indented one without labels', '  process_cpu_seconds_total 12.5', true],
+    ["Flux's per-object histogram", 'gotk_reconcile_duration_seconds_bucket{kind="Kustomization",name="a",namespace="b",le="1"} 2', false],
+    ['another well-named series', 'go_goroutines 42', false],
+    ['a comment', '# TYPE workqueue_depth gauge', false],
+    ['an empty line', '', false],
+    ['HTML, for the parser to name', '<html><body>502 Bad Gateway</body></html>', true],
+    ['JSON, for the parser to name', '{"kind":"Status","code":500}', true],
+  ])('%s: %s', (_, line, kept) => {
+    expect(isCapacityLine(line)).toBe(kept);
   });
 });

@@ -3,11 +3,29 @@ import {
   LABEL_NAME,
   METRIC_NAME,
   parseSampleValue,
+  SCRAPED_SERIES,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import type { MetricSample } from '@flux-fleet/plugin-flux-fleet-common';
 
 /** `# TYPE` lines: see {@link parseExposition} for why they are hidden from the library. */
 const TYPE_LINE = /^[ \t]*#[ \t]*TYPE[ \t].*$/gm;
+
+/**
+ * Whether a scrape keeps a line of its body: samples of the series capacity reads (SCRAPED_SERIES), and lines
+ * that are no sample of a well-named series, so that {@link parseExposition} names what is wrong with them.
+ * Comments go: `# TYPE` is hidden from the library anyway, `# HELP` is never read. Dropping the rest while the
+ * body streams is what makes a scrape cheap: at fleet M, parsing every line of 211 controllers' expositions took
+ * 40 % of the backend's CPU at rest and its garbage 60 % of its resident memory (profile of 2026-12-02).
+ */
+export function isCapacityLine(line: string): boolean {
+  let start = 0;
+  while (line[start] === ' ' || line[start] === '\t') start++;
+  if (start === line.length || line[start] === '#') return false;
+  let end = start;
+  while (end < line.length && line[end] !== '{' && line[end] !== ' ' && line[end] !== '\t') end++;
+  const name = line.slice(start, end);
+  return SCRAPED_SERIES.has(name) || !METRIC_NAME.test(name);
+}
 
 /** Why a parsed sample is not one, or undefined. */
 function whatIsWrong(

@@ -26,7 +26,7 @@ describe('readCapacitySettings', () => {
         enabled: true,
         concurrency: 8,
         timeoutMs: 10_000,
-        maxBodyBytes: 4 * 1024 * 1024,
+        maxBodyBytes: 32 * 1024 * 1024,
       },
       prometheus: undefined,
     });

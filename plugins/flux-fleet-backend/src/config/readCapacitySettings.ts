@@ -120,7 +120,9 @@ export function readCapacitySettings(config: Config): CapacitySettings {
     maxBodyBytes: readWhole(
       config,
       `${KEY}.podProxy.maxBodyBytes`,
-      4 * 1024 * 1024,
+      // a Flux controller exports a 13-line histogram per object it reconciles (about 1.6 KB): 32 MiB is about
+      // 20,000 objects; only the lines capacity reads are held, so the cap bounds the transfer, not the memory
+      32 * 1024 * 1024,
       1024,
       256 * 1024 * 1024,
     ),
