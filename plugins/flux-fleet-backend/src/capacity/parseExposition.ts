@@ -15,7 +15,8 @@ const TYPE_LINE = /^[ \t]*#[ \t]*TYPE[ \t].*$/gm;
  * that are no sample of a well-named series, so that {@link parseExposition} names what is wrong with them.
  * Comments go: `# TYPE` is hidden from the library anyway, `# HELP` is never read. Dropping the rest while the
  * body streams is what makes a scrape cheap: at fleet M, parsing every line of 211 controllers' expositions took
- * 40 % of the backend's CPU at rest and its garbage 60 % of its resident memory (profile of 2026-12-02).
+ * 40 % of the backend's CPU at rest, and its garbage took the backend from 0.8 to 1.7 GiB resident in two
+ * minutes (profile of 2026-12-02; 0.8 GiB and 1 % of the CPU with the filter).
  */
 export function isCapacityLine(line: string): boolean {
   let start = 0;
