@@ -31,8 +31,13 @@ export interface RunningSimulator {
   fluxObjects: number;
   /** From the start of the process to its ready line. */
   readyMs: number;
-  /** Requests every cluster received so far, summed, by user (`flux-fleet-admin`, `flux-fleet-readonly`…). */
+  /**
+   * API requests every cluster received so far, summed, by user (`flux-fleet-admin`, `flux-fleet-readonly`…):
+   * every request but those through the pod proxy, which capacity collection makes on its own schedule.
+   */
   requestsByUser(): Promise<Record<string, number>>;
+  /** Requests through the pod proxy (metrics scrapes) every cluster received so far, summed. */
+  podProxyRequests(): Promise<number>;
   setFault(cluster: string, faults: Partial<Faults>): Promise<void>;
   truth(): Promise<GroundTruth>;
   stop(): Promise<void>;
@@ -127,12 +132,22 @@ export async function startSimulator(options: {
           '/clusters',
         );
         const sum: Record<string, number> = {};
-        for (const cluster of items) {
-          for (const [user, count] of Object.entries(cluster.requests.byUser)) {
-            sum[user] = (sum[user] ?? 0) + count;
+        for (const { requests } of items) {
+          for (const [user, count] of Object.entries(requests.byUser)) {
+            sum[user] =
+              (sum[user] ?? 0) + count - (requests.podProxyByUser[user] ?? 0);
           }
         }
         return sum;
+      },
+      async podProxyRequests() {
+        const { items } = await admin<{ items: AdminCluster[] }>(
+          adminUrl,
+          '/clusters',
+        );
+        return items
+          .flatMap(c => Object.values(c.requests.podProxyByUser))
+          .reduce((a, b) => a + b, 0);
       },
       async setFault(cluster, faults) {
         await admin(

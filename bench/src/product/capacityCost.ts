@@ -2,8 +2,9 @@
  * What collecting capacity figures costs (issue 12): over a window of whole collection rounds on the product
  * backend (capacity collection on, its default 60 s interval, scraping every controller pod through the pod
  * proxy), the controller pods scraped per minute (pods of the measured controllers × rounds seen in /capacity),
- * the cluster requests per minute the backend made (watch traffic included: the idle rate of the page-view part is
- * its baseline), and the backend's CPU over the window.
+ * the pod proxy requests per minute the clusters received, every cluster request per minute the backend made
+ * (watch traffic included: the idle rate of the page-view part is its baseline), and the backend's CPU over the
+ * window.
  */
 import type { CapacityReport } from '@flux-fleet/plugin-flux-fleet-common';
 import type { RunningSimulator } from '../simulator';
@@ -19,7 +20,9 @@ export interface CapacityCost {
   rounds: number;
   /** Controller scrapes per minute: one per measured controller per round (the simulator runs one pod each). */
   scrapesPerMinute: number;
-  /** Every request of the backend to the simulated clusters, per minute, over the window. */
+  /** Requests through the pod proxy (the scrapes, retries included), per minute, over the window. */
+  podProxyRequestsPerMinute: number;
+  /** Every request of the backend to the simulated clusters, per minute, over the window (the scrapes included). */
   clusterRequestsPerMinute: number;
   /** The backend's CPU over the window, in cores (collection, watches, churn, everything). */
   backendCores: number;
@@ -33,11 +36,12 @@ export async function measureCapacityCost(options: {
   log(line: string): void;
 }): Promise<CapacityCost> {
   const { client, simulator, windowSeconds, log } = options;
-  const total = async () =>
+  const api = async () =>
     Object.values(await simulator.requestsByUser()).reduce((a, b) => a + b, 0);
   log(`capacity: ${windowSeconds} s of collection rounds (pod proxy, every controller pod)`);
   const started = Date.now();
-  const requestsBefore = await total();
+  const apiBefore = await api();
+  const proxyBefore = await simulator.podProxyRequests();
   const cpuBefore = options.cpuSeconds();
   /** Each controller's distinct measurement times within the window: one per round that measured it. */
   const rounds = new Map<string, Set<string>>();
@@ -53,7 +57,8 @@ export async function measureCapacityCost(options: {
     await new Promise(r => setTimeout(r, 5_000));
   }
   const seconds = (Date.now() - started) / 1000;
-  const requests = (await total()) - requestsBefore;
+  const proxied = (await simulator.podProxyRequests()) - proxyBefore;
+  const requests = (await api()) - apiBefore + proxied;
   const cores = (options.cpuSeconds() - cpuBefore) / seconds;
   const controllers = last?.items.flatMap(i => i.controllers) ?? [];
   const measured = controllers.filter(c => c.source === 'metrics').length;
@@ -66,6 +71,7 @@ export async function measureCapacityCost(options: {
     measuredControllers: measured,
     rounds: roundsSeen,
     scrapesPerMinute: perMinute(scrapes),
+    podProxyRequestsPerMinute: perMinute(proxied),
     clusterRequestsPerMinute: perMinute(requests),
     backendCores: Math.round(cores * 100) / 100,
   };

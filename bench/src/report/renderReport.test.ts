@@ -117,6 +117,16 @@ function results(overrides: Partial<BenchResults> = {}): BenchResults {
           ],
         },
       ],
+      capacity: {
+        windowSeconds: 131,
+        controllers: 211,
+        measuredControllers: 211,
+        rounds: 2,
+        scrapesPerMinute: 193,
+        podProxyRequestsPerMinute: 195,
+        clusterRequestsPerMinute: 260,
+        backendCores: 0.41,
+      },
       failures: [],
     },
     failures: [],
@@ -156,6 +166,12 @@ describe('renderReport', () => {
     expect(report).toContain(
       '21 during its views against 21.4 expected from its background rate',
     );
+  });
+
+  it('says what collecting capacity figures costs', () => {
+    expect(report).toContain('| controllers measured from their metrics | 211 of 211 |');
+    expect(report).toContain('| pod proxy requests per minute | 195 |');
+    expect(report).toContain('| backend CPU over the window (collection, watches, churn, everything) | 0.41 cores |');
   });
 
   it('shows pages left unanswered by a hanging cluster', () => {

@@ -4,6 +4,7 @@
  */
 import type { PageKind, PageViewSeries } from '../product/pageViews';
 import { PAGE_REQUESTS } from '../product/pageViews';
+import type { CapacityCost } from '../product/capacityCost';
 import type { BenchResults } from './results';
 
 const DASH = '–';
@@ -292,7 +293,25 @@ function productSections(results: BenchResults): string[] {
       ),
     );
   }
+  if (p.capacity) sections.push(capacitySection(p.capacity));
   return sections;
+}
+
+/** What collecting capacity figures cost the backend and the clusters (issue 12). */
+function capacitySection(c: CapacityCost): string {
+  return table(
+    [
+      `Capacity collection: ${c.windowSeconds} s, ${c.rounds} rounds at the default 60 s interval, pod proxy`,
+      'figure',
+    ],
+    [
+      ['controllers measured from their metrics', `${count(c.measuredControllers)} of ${count(c.controllers)}`],
+      ['controller pods scraped per minute', count(c.scrapesPerMinute)],
+      ['pod proxy requests per minute', count(c.podProxyRequestsPerMinute)],
+      ['every cluster request of the backend per minute (watches included)', count(c.clusterRequestsPerMinute)],
+      ['backend CPU over the window (collection, watches, churn, everything)', `${c.backendCores} cores`],
+    ],
+  );
 }
 
 /** The ratios in a few lines, before the tables. */

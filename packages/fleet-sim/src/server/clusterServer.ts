@@ -92,6 +92,9 @@ function notFoundPath(): ApiError {
 }
 
 /** Serves one simulated cluster. */
+/** A request through the pod proxy: `/api/v1/namespaces/{ns}/pods/{pod}[:{port}]/proxy[/…]`. */
+const POD_PROXY = /^\/api\/v1\/namespaces\/[^/]+\/pods\/[^/]+\/proxy(\/|\?|$)/;
+
 export class ClusterServer {
   private server: Server;
   private readonly sockets = new Set<Socket>();
@@ -215,7 +218,7 @@ export class ClusterServer {
     res: ServerResponse,
   ): Promise<void> {
     const user = this.authenticate(req);
-    this.requests.count(user?.name ?? 'unauthenticated');
+    this.requests.count(user?.name ?? 'unauthenticated', POD_PROXY.test(req.url ?? ''));
     const { faults } = this.cluster;
     if (faults.hang) return; // accepted, never answered
     if (faults.latencyMs > 0)

@@ -3,7 +3,11 @@ import { startFleetSim, type FleetSim } from '../fleetSim';
 
 interface ClusterItem {
   name: string;
-  requests: { total: number; byUser: Record<string, number> };
+  requests: {
+    total: number;
+    byUser: Record<string, number>;
+    podProxyByUser: Record<string, number>;
+  };
 }
 
 describe('request counts on the admin API', () => {
@@ -40,6 +44,28 @@ describe('request counts on the admin API', () => {
       unauthenticated: delta('unauthenticated'),
     }).toEqual({ admin: 2, readonly: 1, unauthenticated: 1 });
     expect(await requestsOf(other.name)).toEqual(otherBefore);
+  });
+
+  it('tells the pod proxy scrapes of a user from its API reads', async () => {
+    const [cluster] = sim.clusters;
+    const pods = (await call(cluster, '/api/v1/namespaces/flux-system/pods'))
+      .body as { items: { metadata: { name: string } }[] };
+    const pod = pods.items[0].metadata.name;
+    const before = await requestsOf(cluster.name);
+    const scrape = await call(
+      cluster,
+      `/api/v1/namespaces/flux-system/pods/${pod}:8080/proxy/metrics`,
+    );
+    expect(scrape.status).toBe(200);
+    await call(cluster, `/api/v1/namespaces/flux-system/pods/${pod}`);
+    const after = await requestsOf(cluster.name);
+    const admin = 'flux-fleet-admin';
+    expect({
+      all: after.byUser[admin] - before.byUser[admin],
+      podProxy:
+        (after.podProxyByUser[admin] ?? 0) -
+        (before.podProxyByUser[admin] ?? 0),
+    }).toEqual({ all: 2, podProxy: 1 });
   });
 
   it('counts requests that a hanging cluster never answers', async () => {

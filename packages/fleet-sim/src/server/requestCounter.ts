@@ -9,24 +9,32 @@ export interface RequestCounts {
   total: number;
   /** User name (`flux-fleet-admin`, `flux-fleet-readonly`, `system:anonymous`, or `unauthenticated`) → requests. */
   byUser: Record<string, number>;
+  /**
+   * Of those, the requests through the pod proxy (`…/pods/{pod}:{port}/proxy/…`, metrics scrapes), by user: a
+   * benchmark tells a client's API reads from its capacity collector's scrapes, which follow their own schedule.
+   */
+  podProxyByUser: Record<string, number>;
 }
 
 /** The counter of one cluster server. */
 export class RequestCounter {
   private total = 0;
   private readonly byUser = new Map<string, number>();
+  private readonly podProxyByUser = new Map<string, number>();
 
-  count(user: string): void {
+  count(user: string, podProxy = false): void {
     this.total += 1;
     this.byUser.set(user, (this.byUser.get(user) ?? 0) + 1);
+    if (podProxy) this.podProxyByUser.set(user, (this.podProxyByUser.get(user) ?? 0) + 1);
   }
 
   snapshot(): RequestCounts {
+    const sorted = (counts: Map<string, number>) =>
+      Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
     return {
       total: this.total,
-      byUser: Object.fromEntries(
-        [...this.byUser].sort(([a], [b]) => a.localeCompare(b)),
-      ),
+      byUser: sorted(this.byUser),
+      podProxyByUser: sorted(this.podProxyByUser),
     };
   }
 }

@@ -271,6 +271,11 @@ export class FleetClusters implements WatchTargets {
     return this.entry(cluster).version;
   }
 
+  /** Changes whenever objects of one cluster came or went. */
+  clusterMembership(cluster: string): number {
+    return this.entry(cluster).view.membership;
+  }
+
   /** Bumped on every change of any cluster: equal versions mean equal answers. */
   fleetVersion(): string {
     let version = '';

@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { CopyTextButton, EmptyState } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
 import Box from '@material-ui/core/Box';
@@ -35,10 +36,16 @@ const useStyles = makeStyles(theme => ({
     '& th, & td': { padding: theme.spacing(0.75, 1), wordBreak: 'normal' },
   },
   nowrap: { whiteSpace: 'nowrap' },
+  // in a narrow cell the command wraps between its words, never inside one (a context name stays whole), and
+  // the copy button sits after it, never over its end
   command: {
-    display: 'inline-flex',
+    display: 'flex',
     alignItems: 'center',
-    '& code': { fontSize: '0.8rem', whiteSpace: 'nowrap' },
+    maxWidth: '100%',
+    gap: theme.spacing(0.5),
+    '& code': { fontSize: '0.8rem', minWidth: 0 },
+    '& code > span': { whiteSpace: 'nowrap' },
+    '& button': { flexShrink: 0 },
   },
   chips: { display: 'flex', flexWrap: 'wrap', gap: theme.spacing(1) },
 }));
@@ -106,7 +113,15 @@ const UpgradeCell = (props: { row: InstanceVersionRow }) => {
         </Typography>
       ))}
       <span className={classes.command}>
-        <code>{command}</code>
+        <code>
+          {command.split(' ').map((word, i) => (
+            // eslint-disable-next-line react/no-array-index-key
+            <Fragment key={i}>
+              {i > 0 && ' '}
+              <span>{word}</span>
+            </Fragment>
+          ))}
+        </code>
         <CopyTextButton
           text={command}
           tooltipText="Command copied"
