@@ -131,10 +131,18 @@ export const fluxFleetPlugin = createBackendPlugin({
         const capacityAnswers = new CapacityAnswers(index, capacity);
         // the shard-over-capacity finding uses measured utilisation where there is some
         fleetClusters.useMeasuredUtilisation(cluster => capacityAnswers.measuredUtilisation(cluster));
-        onCollected = createVerdictWatch(
-          () => capacityAnswers.report(),
+        const watchVerdicts = createVerdictWatch(
+          {
+            clusterNames: () => index.clusterNames(),
+            reportOf: cluster => capacityAnswers.report({ cluster }),
+          },
           changed => fleetSignals.capacityChanged(changed),
         );
+        onCollected = () => {
+          watchVerdicts().catch(error =>
+            logger.warn(`Flux Fleet could not compare capacity verdicts: ${error}`),
+          );
+        };
         await capacity.start(scheduler);
         const limitList = createLimiter(config.watch.concurrentLists);
         const watch = (cluster: string) =>
