@@ -13,6 +13,7 @@ import type {
   ShardSummary,
   TenantSummary,
   FleetVersionView,
+  FluxKind,
 } from '@flux-fleet/plugin-flux-fleet-common';
 
 /** What changed in the index. */
@@ -59,8 +60,12 @@ export interface FleetIndexService {
   summary(): FleetSummary;
   /** Objects matching a query (docs/api.md); `readable`, when given, leaves out the objects it refuses. */
   objects(query: ObjectQuery, readable?: (o: IndexedObjectFacts) => boolean): Page<FleetObject>;
-  /** Every object of one cluster, in key order; for bulk readers such as the catalog provider. */
-  clusterObjects(cluster: string): FleetObject[];
+  /**
+   * Every object of one cluster, in key order, or only those of `kinds`; for bulk readers such as the catalog
+   * provider (which asks for the kinds it emits: building every object of a cluster of thousands for none was
+   * most of its work after each analysis).
+   */
+  clusterObjects(cluster: string, kinds?: ReadonlySet<FluxKind>): FleetObject[];
   object(key: string): FleetObject | undefined;
   objectDetail(key: string): FleetObjectDetail | undefined;
   findings(filter?: { cluster?: string; type?: string[] }): Finding[];

@@ -403,16 +403,18 @@ export class FluxFleetEntityProvider implements EntityProvider {
   /** The cluster's entities, valid ones only, with their refs and hashes. */
   private async clusterEntities(cluster: string): Promise<EmittedEntity[]> {
     const { fleetIndex } = this.deps;
+    const kinds = new Set(this.config.kinds);
     const { entities, problems } = buildClusterEntities(
       {
         cluster,
         instances: fleetIndex.instances(cluster),
         shards: fleetIndex.shards(cluster),
-        objects: fleetIndex.clusterObjects(cluster),
+        // only the kinds emitted: every object of a cluster built for none was most of this pass at fleet M
+        objects: kinds.size > 0 ? fleetIndex.clusterObjects(cluster, kinds) : [],
       },
       {
         providerId: this.config.id,
-        kinds: new Set(this.config.kinds),
+        kinds,
         owners: this.owners(),
         serviceComponents: service => serviceComponentRefs(this.view, service),
       },

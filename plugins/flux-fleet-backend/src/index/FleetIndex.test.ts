@@ -82,6 +82,8 @@ describe('FleetIndex', () => {
     expect(index.object('lab/apps/Kustomization/none')).toBeUndefined();
     expect(index.objects({ state: ['failed'] }).items.map(o => o.key)).toEqual(['lab/apps/Kustomization/broken']);
     expect(index.clusterObjects('lab')).toHaveLength(5);
+    expect(index.clusterObjects('lab', new Set(['Kustomization']))).toHaveLength(5);
+    expect(index.clusterObjects('lab', new Set(['HelmRelease']))).toEqual([]);
     expect(index.clusterObjects('elsewhere')).toEqual([]);
     expect(index.clusterNames()).toEqual(['lab']);
     fleet.close();

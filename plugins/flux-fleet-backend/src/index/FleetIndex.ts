@@ -8,6 +8,7 @@ import {
   FleetSummary,
   fleetVersionView,
   FleetVersionView,
+  FluxKind,
   FluxObjectRecord,
   InstanceSummary,
   MalformedObject,
@@ -119,12 +120,13 @@ export class FleetIndex implements FleetIndexService {
     };
   }
 
-  clusterObjects(cluster: string): FleetObject[] {
+  clusterObjects(cluster: string, kinds?: ReadonlySet<FluxKind>): FleetObject[] {
     const entry = this.fleet.find(cluster);
     if (!entry) return [];
     const staleness = stalenessOf(entry);
     const { view } = entry;
     return [...view.slots()]
+      .filter(s => !kinds || kinds.has(view.kindOf(s)))
       .map(s => view.object(s)!)
       .sort(byKey)
       .map(o => toFleetObject(o, entry.store, staleness));
