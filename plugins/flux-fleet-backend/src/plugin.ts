@@ -134,7 +134,7 @@ export const fluxFleetPlugin = createBackendPlugin({
         const watchVerdicts = createVerdictWatch(
           {
             clusterNames: () => index.clusterNames(),
-            reportOf: cluster => capacityAnswers.report({ cluster }),
+            reportOf: cluster => capacityAnswers.clusterReportInTurns(cluster),
           },
           changed => fleetSignals.capacityChanged(changed),
         );

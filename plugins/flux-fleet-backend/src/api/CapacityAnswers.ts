@@ -18,6 +18,8 @@ export interface CapacityIndex {
   clusterNames(): string[];
   instances(cluster?: string): InstanceSummary[];
   clusterRecords(cluster: string): FluxObjectRecord[];
+  /** The same, built with turns of the event loop between batches (for work in the background). */
+  clusterRecordsInTurns(cluster: string): Promise<FluxObjectRecord[]>;
 }
 
 /** A capacity source that has never measured anything (capacity collection not running). */
@@ -64,6 +66,18 @@ export class CapacityAnswers {
       .flatMap(cluster => this.clusterCapacity(cluster))
       .filter(i => query.instance === undefined || i.instance === query.instance);
     return { items, generatedAt: new Date(this.now()).toISOString() };
+  }
+
+  /**
+   * The capacity of one cluster's instances, its records built in turns: for background work over the whole
+   * fleet (the verdict watch after each round), which must not hold the backend for a cluster's every record.
+   */
+  async clusterReportInTurns(cluster: string): Promise<CapacityReport> {
+    const objects = await this.index.clusterRecordsInTurns(cluster);
+    return {
+      items: this.clusterCapacity(cluster, objects),
+      generatedAt: new Date(this.now()).toISOString(),
+    };
   }
 
   /** The sharding plan of one instance (rules §13); `shards` the shards wanted besides `main`. */
@@ -122,13 +136,16 @@ export class CapacityAnswers {
     return out;
   }
 
-  private clusterCapacity(cluster: string): InstanceCapacity[] {
+  private clusterCapacity(
+    cluster: string,
+    objects: FluxObjectRecord[] = this.index.clusterRecords(cluster),
+  ): InstanceCapacity[] {
     const controllers = this.index.instances(cluster).flatMap(i => i.controllers);
     const readings = new Map(this.source.measurements(cluster).map(r => [r.key, r]));
     return capacityOfCluster({
       cluster,
       controllers,
-      objects: this.index.clusterRecords(cluster),
+      objects,
       measurements: [...readings.values()].flatMap(r => (r.measurement ? [r.measurement] : [])),
       noMeasurementReason: c => {
         const unmeasured = readings.get(controllerKey(c))?.unmeasured ?? [];

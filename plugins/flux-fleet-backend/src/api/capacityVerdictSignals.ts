@@ -16,12 +16,12 @@ function verdictsOf(report: CapacityReport): Map<string, string> {
  * instance's verdict and its controllers' with the last call's, and hands the `cluster/instance` keys whose
  * verdicts changed to `publish` (the coalesced `flux-fleet:capacity` signal). The first call only remembers.
  *
- * One cluster at a time, letting other work run between clusters: a cluster's capacity reads every object of it,
- * and the whole fleet's in one go held the backend for about a second at fleet M, which every request and signal
- * waited out. A call while one runs makes that one compare once more when it is done.
+ * One cluster at a time, letting other work run between clusters (and, with a `reportOf` that builds its records
+ * in turns, within one): a cluster's capacity reads every object of it, and the whole fleet's in one go held the
+ * backend for 1.7 s at fleet M, which every request and signal waited out. A call while one runs makes that one compare once more when it is done.
  */
 export function createVerdictWatch(
-  fleet: { clusterNames(): string[]; reportOf(cluster: string): CapacityReport },
+  fleet: { clusterNames(): string[]; reportOf(cluster: string): CapacityReport | Promise<CapacityReport> },
   publish: (changed: string[]) => void,
 ): () => Promise<void> {
   let last: Map<string, string> | undefined;
@@ -30,7 +30,7 @@ export function createVerdictWatch(
   const compare = async () => {
     const now = new Map<string, string>();
     for (const cluster of fleet.clusterNames()) {
-      for (const [key, verdict] of verdictsOf(fleet.reportOf(cluster))) now.set(key, verdict);
+      for (const [key, verdict] of verdictsOf(await fleet.reportOf(cluster))) now.set(key, verdict);
       await nextTurn();
     }
     if (last) {

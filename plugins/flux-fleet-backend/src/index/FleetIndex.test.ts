@@ -89,6 +89,17 @@ describe('FleetIndex', () => {
     fleet.close();
   });
 
+  it('builds a cluster\'s records in turns as it builds them at once', async () => {
+    const { index, fleet } = labFleet();
+    jest.advanceTimersByTime(1_000);
+    jest.useRealTimers();
+    const inTurns = await index.clusterRecordsInTurns('lab');
+    expect(inTurns).toEqual(index.clusterRecords('lab'));
+    expect(inTurns).toHaveLength(4);
+    expect(await index.clusterRecordsInTurns('elsewhere')).toEqual([]);
+    fleet.close();
+  });
+
   it('leaves out of a page what the read filter refuses, counting only what it lets through', () => {
     const { index, fleet } = labFleet();
     const page = index.objects({}, o => o.key.endsWith('/labelled') || o.key.endsWith('/remote'));
