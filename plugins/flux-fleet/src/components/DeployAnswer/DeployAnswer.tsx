@@ -1,4 +1,3 @@
-import { CopyTextButton } from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
 import Link from '@material-ui/core/Link';
 import { makeStyles } from '@material-ui/core/styles';
@@ -19,6 +18,7 @@ import { RelativeTime } from '../shared/RelativeTime';
 import { RevisionLink } from '../shared/RevisionLink';
 import { StatusTone } from '../shared/StatusTone';
 import { useErrorTextClass } from '../shared/useErrorTextClass';
+import { CopyableCommand } from '../shared/CopyableCommand';
 
 /** The tone of each deploy verdict (the same icons and colours as the reconcile states). */
 export const VERDICT_TONE: Readonly<Record<DeployVerdict, StateTone>> = {
@@ -48,17 +48,6 @@ const useStyles = makeStyles(theme => ({
   detail: {
     gridColumn: '1 / -1',
     paddingLeft: theme.spacing(3),
-  },
-  command: {
-    display: 'inline-flex',
-    alignItems: 'center',
-    maxWidth: '100%',
-    '& code': {
-      overflow: 'hidden',
-      textOverflow: 'ellipsis',
-      whiteSpace: 'nowrap',
-      fontSize: '0.8rem',
-    },
   },
 }));
 
@@ -165,17 +154,11 @@ export const DeployAnswerLine = (props: {
             {line.cause}
           </Typography>
           {line.command && (
-            <span
-              className={classes.command}
+            <CopyableCommand
+              command={line.command}
+              label="Copy the flux command"
               data-testid="flux-fleet-deploy-command"
-            >
-              <code title={line.command}>{line.command}</code>
-              <CopyTextButton
-                text={line.command}
-                tooltipText="Command copied"
-                aria-label="Copy the flux command"
-              />
-            </span>
+            />
           )}
         </Box>
       )}

@@ -1,5 +1,4 @@
-import { Fragment } from 'react';
-import { CopyTextButton, EmptyState } from '@backstage/core-components';
+import { EmptyState } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
 import Box from '@material-ui/core/Box';
 import Chip from '@material-ui/core/Chip';
@@ -29,6 +28,7 @@ import {
 import { useRefreshOn } from '../FluxFleetPage/useRefreshOn';
 import { LoadError } from '../shared/LoadError';
 import { StatusTone } from '../shared/StatusTone';
+import { CopyableCommand } from '../shared/CopyableCommand';
 
 const useStyles = makeStyles(theme => ({
   table: {
@@ -36,17 +36,6 @@ const useStyles = makeStyles(theme => ({
     '& th, & td': { padding: theme.spacing(0.75, 1), wordBreak: 'normal' },
   },
   nowrap: { whiteSpace: 'nowrap' },
-  // in a narrow cell the command wraps between its words, never inside one (a context name stays whole), and
-  // the copy button sits after it, never over its end
-  command: {
-    display: 'flex',
-    alignItems: 'center',
-    maxWidth: '100%',
-    gap: theme.spacing(0.5),
-    '& code': { fontSize: '0.8rem', minWidth: 0 },
-    '& code > span': { whiteSpace: 'nowrap' },
-    '& button': { flexShrink: 0 },
-  },
   chips: { display: 'flex', flexWrap: 'wrap', gap: theme.spacing(1) },
 }));
 
@@ -112,22 +101,10 @@ const UpgradeCell = (props: { row: InstanceVersionRow }) => {
           {line}
         </Typography>
       ))}
-      <span className={classes.command}>
-        <code>
-          {command.split(' ').map((word, i) => (
-            // eslint-disable-next-line react/no-array-index-key
-            <Fragment key={i}>
-              {i > 0 && ' '}
-              <span>{word}</span>
-            </Fragment>
-          ))}
-        </code>
-        <CopyTextButton
-          text={command}
-          tooltipText="Command copied"
-          aria-label={`Copy the flux migrate command for ${row.cluster}`}
-        />
-      </span>
+      <CopyableCommand
+        command={command}
+        label={`Copy the flux migrate command for ${row.cluster}`}
+      />
     </Box>
   );
 };
