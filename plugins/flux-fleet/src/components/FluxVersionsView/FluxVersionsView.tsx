@@ -78,7 +78,6 @@ const VersionCell = (props: { row: InstanceVersionRow }) => {
 };
 
 const UpgradeCell = (props: { row: InstanceVersionRow }) => {
-  const classes = useStyles();
   const { row } = props;
   if (!row.nextMinor) {
     return row.version ? (
