@@ -108,6 +108,15 @@ describe.each(ids)('snapshots and replicas on %s', id => {
         objects
           .map(o => `${o.key} ${o.state.state} ${o.owner.status} ${o.boundary.enforcement}`)
           .sort();
+      // the replica that took a cluster over shows it `restored` until its own watch has resynced it
+      await b.waitFor(
+        'b synced the cluster it took over',
+        async () => {
+          const { items } = await b.get('/clusters');
+          return items.every((c: ClusterHealth) => c.status === 'synced') ? true : undefined;
+        },
+        5_000,
+      );
       await b.waitFor('b answering like a', async () => {
         const [fromA, fromB] = await Promise.all([allObjects(a), allObjects(b)]);
         return fromB.length > 0 &&
