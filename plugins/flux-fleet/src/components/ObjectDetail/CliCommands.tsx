@@ -1,14 +1,14 @@
-import { CopyTextButton } from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import {
   FluxObjectRef,
   fluxCliCommands,
 } from '@flux-fleet/plugin-flux-fleet-common';
+import { CopyableCommand } from '../shared/CopyableCommand';
 
 /**
  * Copyable `flux` CLI commands for the object, for those who continue in a terminal. They use the kubeconfig
- * context named like the cluster.
+ * context named like the cluster; each wraps between its words (an object name stays whole).
  *
  * Test ids: `flux-fleet-cli`.
  */
@@ -27,33 +27,11 @@ export const CliCommands = (props: {
         Run with a kubeconfig context named {props.objectRef.cluster}.
       </Typography>
       {commands.map(c => (
-        <Box
-          key={c.command}
-          display="flex"
-          alignItems="center"
-          style={{ gap: 8 }}
-        >
-          <Box flexGrow={1} minWidth={0}>
-            <Typography variant="caption" color="textSecondary">
-              {c.label}
-            </Typography>
-            <Typography
-              variant="body2"
-              component="pre"
-              style={{
-                margin: 0,
-                whiteSpace: 'pre-wrap',
-                wordBreak: 'break-all',
-              }}
-            >
-              <code>{c.command}</code>
-            </Typography>
-          </Box>
-          <CopyTextButton
-            text={c.command}
-            tooltipText="Copied"
-            aria-label={`Copy: ${c.label}`}
-          />
+        <Box key={c.command} mt={0.5}>
+          <Typography variant="caption" color="textSecondary" component="div">
+            {c.label}
+          </Typography>
+          <CopyableCommand command={c.command} label={`Copy: ${c.label}`} />
         </Box>
       ))}
     </Box>
