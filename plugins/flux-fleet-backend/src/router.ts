@@ -184,7 +184,9 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
 
   router.get('/objects', async (req, res) => {
     const query = parseInput(objectQuerySchema, req.query, 'query');
-    sendJson(res, fleetIndex.objects(query, indexedFilter(await readFilter(req), ownership)));
+    const filter = indexedFilter(await readFilter(req), ownership);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(fleetIndex.objectsJson?.(query, filter) ?? JSON.stringify(fleetIndex.objects(query, filter)));
   });
 
   router.get('/objects/:cluster/:namespace/:kind/:name', async (req, res) => {

@@ -133,6 +133,7 @@ export class ClusterView extends ViewColumns {
     this.instances = analysis.instances;
     this.shards = analysis.shards;
     this.analysedAt = now;
+    this.analysisCount++;
     return changes;
   }
 

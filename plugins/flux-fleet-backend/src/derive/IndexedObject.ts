@@ -17,6 +17,8 @@ import type {
 export interface IndexedObject {
   /** `cluster/namespace/kind/name` (rules §1). */
   readonly key: string;
+  /** Its slot in its cluster's store and view. */
+  readonly slot: number;
   readonly cluster: string;
   readonly namespace: string;
   readonly kind: FluxKind;

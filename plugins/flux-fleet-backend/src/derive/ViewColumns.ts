@@ -56,6 +56,11 @@ export class ViewColumns implements ObjectColumns {
   protected boundaryCodes = new Uint32Array(INITIAL_CAPACITY);
   protected derivedAts = new Float64Array(INITIAL_CAPACITY);
   protected updatedAts = new Float64Array(INITIAL_CAPACITY);
+  /** Bumped (from one counter of the view) whenever a slot's state is derived again: see {@link revisionOf}. */
+  protected revisions = new Uint32Array(INITIAL_CAPACITY);
+  private revisionCount = 0;
+  /** Bumped by each analysis (it replaces the owners, boundaries, services and findings of every object). */
+  protected analysisCount = 0;
   /** The owners and boundaries of the last analysis, by code. */
   protected owners: Owner[] = [];
   protected boundaries: TenancyBoundary[] = [];
@@ -275,6 +280,20 @@ export class ViewColumns implements ObjectColumns {
     return this.updatedAts[slot];
   }
 
+  /**
+   * What a cache of a shown slot's answer checks: every column of a slot but its owner, boundary, service and
+   * findings changes only together with its state, which bumps this; those four change only by an analysis,
+   * which bumps {@link analysis}.
+   */
+  revisionOf(slot: number): number {
+    return this.revisions[slot];
+  }
+
+  /** The number of analyses applied so far. */
+  get analysis(): number {
+    return this.analysisCount;
+  }
+
   /** The state of a slot as its position in `RECONCILE_STATES`: what a sort reads without a string. */
   stateCodeOf(slot: number): number {
     return this.stateCodes[slot];
@@ -308,6 +327,7 @@ export class ViewColumns implements ObjectColumns {
     this.boundaryCodes = grown(this.boundaryCodes, capacity);
     this.derivedAts = grown(this.derivedAts, capacity);
     this.updatedAts = grown(this.updatedAts, capacity);
+    this.revisions = grown(this.revisions, capacity);
     this.capacity = capacity;
   }
 
@@ -321,6 +341,7 @@ export class ViewColumns implements ObjectColumns {
     }
     this.stateCodes[slot] = code;
     this.derivedAts[slot] = now;
+    this.revisions[slot] = ++this.revisionCount;
     let flags = this.flags[slot] & ~(NOT_HANDLED | MESSAGE_IS_READY);
     if (state.reconcileNotHandled) flags |= NOT_HANDLED;
     if (state.message !== undefined && state.message === this.table.readyMessageAt(slot)) {

@@ -19,6 +19,7 @@ function object(i: number): IndexedObject {
   };
   return {
     key,
+    slot: i,
     cluster,
     namespace,
     kind,

@@ -31,7 +31,9 @@ import { stalenessOf } from './clusterHealth';
 import type { FleetClusters } from './FleetClusters';
 import { shardsOf, summaryOf, tenantsOf } from './fleetSummaries';
 import { toFleetObject, toFleetObjectDetail } from './fleetObjects';
+import { ObjectJsonCache } from './ObjectJsonCache';
 import { objectPage } from './objectPages';
+import { PageParts } from './PageParts';
 import { SelectorScan } from './SelectorScan';
 import { TextMatches } from './TextMatches';
 
@@ -46,6 +48,8 @@ export class FleetIndex implements FleetIndexService {
   private tenantCache?: { version: string; value: TenantSummary[] };
   private readonly selectors = new SelectorScan();
   private readonly textMatches: TextMatches;
+  private readonly objectJson = new ObjectJsonCache();
+  private readonly pageParts = new PageParts();
 
   constructor(private readonly fleet: FleetClusters, private readonly tenantRules: TenantRule[]) {
     this.textMatches = new TextMatches(fleet);
@@ -111,17 +115,23 @@ export class FleetIndex implements FleetIndexService {
    * {@link objectPage}: column scans, a bounded heap on numeric places, the page's objects made last.
    */
   objects(query: ObjectQuery, readable?: (o: IndexedObjectFacts) => boolean): Page<FleetObject> {
-    const page = objectPage(
-      this.fleet.all(),
-      query,
-      readable,
-      this.textMatches,
-    );
+    const page = objectPage(this.fleet.all(), query, readable, this.textMatches, this.pageParts);
     return {
       items: page.items.map(o => this.toApi(o)),
       totalCount: page.totalCount,
       ...(page.nextCursor && { nextCursor: page.nextCursor }),
     };
+  }
+
+  /**
+   * The answer of {@link objects} as JSON, each object's part kept between queries while the object does not
+   * change ({@link ObjectJsonCache}).
+   */
+  objectsJson(query: ObjectQuery, readable?: (o: IndexedObjectFacts) => boolean): string {
+    const page = objectPage(this.fleet.all(), query, readable, this.textMatches, this.pageParts);
+    const items = page.items.map(o => this.objectJson.jsonOf(this.fleet.find(o.cluster)!, o));
+    const cursor = page.nextCursor ? `,"nextCursor":${JSON.stringify(page.nextCursor)}` : '';
+    return `{"items":[${items.join(',')}],"totalCount":${page.totalCount}${cursor}}`;
   }
 
   clusterObjects(cluster: string, kinds?: ReadonlySet<FluxKind>): FleetObject[] {

@@ -9,6 +9,7 @@ import { loadGeneratedFleet } from '../__testUtils__/generatedFleet';
 import { plainObjectPage } from '../__testUtils__/plainObjectQuery';
 import type { IndexedObject } from '../derive/IndexedObject';
 import { objectPage } from './objectPages';
+import { PageParts } from './PageParts';
 import { TextMatches } from './TextMatches';
 
 /** A random number generator with a seed, so that a failing query can be told again. */
@@ -83,6 +84,7 @@ describe('objectPage', () => {
     const r = random(17);
     // free text through the kept matches, as the index answers it
     const texts = new TextMatches(fleet);
+    const parts = new PageParts();
     let compared = 0;
     let nonEmpty = 0;
     for (let n = 0; n < 300; n++) {
@@ -90,8 +92,10 @@ describe('objectPage', () => {
       let cursor: string | undefined;
       for (let pageNumber = 0; pageNumber < 3; pageNumber++) {
         const q = { ...query, cursor };
-        const indexed = objectPage(fleet.all(), q, undefined, texts);
+        const indexed = objectPage(fleet.all(), q, undefined, texts, parts);
         const plain = plainObjectPage(all, q);
+        // asked again, first pages answer from the clusters' kept parts
+        expect(keysOf(objectPage(fleet.all(), q, undefined, texts, parts))).toEqual(keysOf(indexed));
         expect({ query: q, keys: keysOf(indexed), total: indexed.totalCount, next: indexed.nextCursor }).toEqual({
           query: q,
           keys: keysOf(plain),
@@ -106,6 +110,38 @@ describe('objectPage', () => {
     }
     // the queries were not all empty answers
     expect(nonEmpty).toBeGreaterThan(compared / 2);
+    fleet.close();
+  });
+
+  it('answers a first page again from the parts of the clusters that did not change, as a plain scan does', () => {
+    const { fleet, objects, handles } = generatedIndex();
+    const parts = new PageParts();
+    const queries: ObjectQuery[] = [
+      { state: ['failed', 'stalled', 'blocked'], sort: 'updatedAt', order: 'desc', limit: 20 },
+      { kind: ['Kustomization'], sort: 'name', limit: 50 },
+      { sort: 'state', limit: 10 },
+    ];
+    const ask = () => {
+      for (const q of queries) {
+        const page = objectPage(fleet.all(), q, undefined, undefined, parts);
+        const plain = plainObjectPage(handles(), q);
+        expect({ keys: keysOf(page), total: page.totalCount }).toEqual({ keys: keysOf(plain), total: plain.totalCount });
+      }
+    };
+    ask();
+    const scans = new Map(fleet.all().map(e => [e.name, jest.spyOn(e.view, 'forEachMatch')]));
+    // the first cluster's objects fail, one after another
+    const changing = objects.filter(o => o.cluster === fleet.all()[0].name).slice(0, 6);
+    for (const [n, o] of changing.entries()) {
+      o.raw.status = { ...o.raw.status, conditions: [{ type: 'Ready', status: 'False', reason: 'BuildFailed', message: `failed ${n}` }] };
+      o.sink.upsert(o.raw);
+      jest.advanceTimersByTime(2_000);
+      ask();
+    }
+    const scanned = Object.fromEntries([...scans].map(([name, spy]) => [name, spy.mock.calls.length]));
+    expect(scanned).toEqual(
+      Object.fromEntries(fleet.all().map((e, i) => [e.name, i === 0 ? changing.length * queries.length : 0])),
+    );
     fleet.close();
   });
 

@@ -14,6 +14,7 @@ import {
 } from '../derive/pageOrder';
 import { slotTextMatcher, textPattern } from '../derive/slotText';
 import type { ClusterEntry } from './ClusterEntry';
+import { ClusterPart, PageParts, partKeyOf } from './PageParts';
 import type { TextMatches } from './TextMatches';
 
 /**
@@ -27,7 +28,7 @@ interface Place {
   rank: number;
 }
 
-interface Kept extends Place {
+export interface Kept extends Place {
   entry: ClusterEntry;
   slot: number;
 }
@@ -56,9 +57,11 @@ function clusterOrders(all: readonly ClusterEntry[]) {
 }
 
 /**
- * One page of the objects matching a query across the clusters of `all` (those of its `cluster` filter), in the query's order, after its cursor (docs/api.md):
- * each cluster's column scan ({@link ClusterView.forEachMatch}) offers the slots that pass the filters; a bounded
- * heap of `limit` places keeps the first after the cursor, compared as numbers; free text is read from
+ * One page of the objects matching a query across the clusters of `all` (those of its `cluster` filter), in the
+ * query's order, after its cursor (docs/api.md): each cluster's column scan ({@link ClusterView.forEachMatch})
+ * offers the slots that pass the filters; a bounded heap of `limit` places keeps each cluster's first after the
+ * cursor, compared as numbers, and another the first of those (a cluster's part of a first page is kept in
+ * `parts` while the cluster does not change, for callers that may read everything); free text is read from
  * `textMatches` when given (kept per text, updated as objects change); only the page's objects become
  * {@link IndexedObject}s (and each object the caller's `readable` asks about). The answer is the one a full sort
  * of every match would give; the cursor is a position (sort value and key), so a page after a change neither
@@ -69,6 +72,7 @@ export function objectPage(
   query: ObjectQuery,
   readable?: (o: IndexedObject) => boolean,
   textMatches?: TextMatches,
+  parts?: PageParts,
 ): ObjectPage {
   const sort: SortField = query.sort ?? 'key';
   const order = query.order ?? 'asc';
@@ -96,11 +100,24 @@ export function objectPage(
   }
 
   const heap: Kept[] = [];
-  const probe: Place = { value: 0, cluster: 0, rank: 0 };
   const counts = { total: 0, after: 0 };
   const pattern = textPattern(query.q);
+  // a first page the caller may read whole is the same for everyone while a cluster's view stays the same
+  const partKey = parts && !after && !readable ? partKeyOf(query, limit) : undefined;
   const entries = query.cluster?.length ? all.filter(e => query.cluster!.includes(e.name)) : all;
   for (const entry of entries) {
+    let part = partKey === undefined ? undefined : parts!.get(entry, partKey);
+    if (!part) {
+      part = clusterPart(entry);
+      if (partKey !== undefined) parts!.set(entry, partKey, part);
+    }
+    counts.total += part.total;
+    counts.after += part.after;
+    for (const place of part.kept) keep(heap, place);
+  }
+
+  /** One cluster's part of the page: its matches counted, and the first `limit` of them after the cursor. */
+  function clusterPart(entry: ClusterEntry): ClusterPart {
     const { view } = entry;
     const keys = keyOrderOf(view);
     const text =
@@ -124,24 +141,32 @@ export function objectPage(
           return 0;
       }
     };
+    const kept: Kept[] = [];
+    const probe: Place = { value: 0, cluster: 0, rank: 0 };
+    const part = { total: 0, after: 0, kept };
     view.forEachMatch(query, slot => {
       if (text && !text(slot)) return;
       if (readable && !readable(view.object(slot)!)) return;
-      counts.total++;
+      part.total++;
       // one probe for every match; a place is made only for those the page keeps
       probe.value = valueOf(slot);
       probe.cluster = cluster;
       probe.rank = keys.rankOf(slot);
       if (after && compare(probe, after) <= 0) return;
-      counts.after++;
-      if (heap.length === limit && compare(probe, heap[0]) >= 0) return;
-      const place: Kept = { ...probe, entry, slot };
-      if (heap.length < limit) siftUp(heap, heap.push(place) - 1, compare);
-      else {
-        heap[0] = place;
-        siftDown(heap, 0, compare);
-      }
+      part.after++;
+      if (kept.length === limit && compare(probe, kept[0]) >= 0) return;
+      keep(kept, { ...probe, entry, slot });
     });
+    return part;
+  }
+
+  /** Keeps a place in a heap of at most `limit` (its root the last of them). */
+  function keep(into: Kept[], place: Kept) {
+    if (into.length < limit) siftUp(into, into.push(place) - 1, compare);
+    else if (compare(place, into[0]) < 0) {
+      into[0] = place;
+      siftDown(into, 0, compare);
+    }
   }
 
   const kept = heap.sort(compare);

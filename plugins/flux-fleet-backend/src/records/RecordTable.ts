@@ -1,4 +1,5 @@
 import type { FluxKind, FluxObjectRecord } from '@flux-fleet/plugin-flux-fleet-common';
+import { capacityFor, grown, INITIAL_CAPACITY } from './columns';
 import { PackedRecords } from './PackedRecords';
 
 /**
@@ -25,6 +26,9 @@ export class RecordTable {
   /** Newer records (null: deleted) of slots that have an applied one, until applied. */
   private readonly pending = new Map<number, FluxObjectRecord | null>();
   private readonly freeSlots: number[] = [];
+  /** Bumped (from one counter) whenever a slot's applied record is written: see {@link revisionAt}. */
+  private revisions = new Uint32Array(INITIAL_CAPACITY);
+  private revisionCount = 0;
   private latestCount = 0;
 
   /** Objects as the cluster last sent them (pending changes included). */
@@ -127,7 +131,7 @@ export class RecordTable {
       this.keys[slot] = record.key;
     }
     if (!this.existsAt(slot)) this.latestCount++;
-    if (!this.records.has(slot)) this.records.write(slot, record);
+    if (!this.records.has(slot)) this.writeApplied(slot, record);
     else this.pending.set(slot, record);
     return slot;
   }
@@ -146,7 +150,7 @@ export class RecordTable {
     for (const slot of slots ?? [...this.pending.keys()]) {
       const pending = this.pending.get(slot);
       if (pending === undefined) continue;
-      if (pending) this.records.write(slot, pending);
+      if (pending) this.writeApplied(slot, pending);
       else this.records.clear(slot);
       this.pending.delete(slot);
     }
@@ -163,6 +167,19 @@ export class RecordTable {
       this.keys[slot] = undefined;
       this.freeSlots.push(slot);
     }
+  }
+
+  /** Changes whenever the applied record of the slot is written: a cache of what was built from it checks it. */
+  revisionAt(slot: number): number {
+    return slot < this.revisions.length ? this.revisions[slot] : 0;
+  }
+
+  private writeApplied(slot: number, record: FluxObjectRecord) {
+    this.records.write(slot, record);
+    if (slot >= this.revisions.length) {
+      this.revisions = grown(this.revisions, capacityFor(this.revisions.length, slot));
+    }
+    this.revisions[slot] = ++this.revisionCount;
   }
 
   /** Whether the object of a slot exists, as the cluster last said (pending changes included). */

@@ -1,0 +1,106 @@
+import { KUSTOMIZATIONS, kustomization, testFleet, watchHealth } from '../__testUtils__/fluxFixtures';
+import type { ClusterWatchHealth } from '../watch/ClusterWatcher';
+import type { WatchedResource } from '../watch/WatchedResource';
+import { ObjectJsonCache } from './ObjectJsonCache';
+
+const T0 = Date.parse('2026-07-14T10:00:00Z');
+
+const GIT_REPOSITORIES: WatchedResource = {
+  group: 'source.toolkit.fluxcd.io',
+  version: 'v1',
+  kind: 'GitRepository',
+  plural: 'gitrepositories',
+};
+
+function gitRepository(url: string) {
+  return {
+    apiVersion: 'source.toolkit.fluxcd.io/v1',
+    kind: 'GitRepository',
+    metadata: { name: 'apps', namespace: 'apps', generation: 1 },
+    spec: { interval: '1m', url },
+    status: { observedGeneration: 1, conditions: [{ type: 'Ready', status: 'True', reason: 'Succeeded', message: 'ok' }] },
+  };
+}
+
+/**
+ * The JSON answer of /objects is the serialised answer of `objects()` after every kind of change that alters an
+ * object's answer: its status, its record, a dependency (state derived from another object), its cluster's
+ * analysis, its cluster's staleness and its source's URL. A cache entry kept across one of them would serve the
+ * object as it was.
+ */
+describe('objectsJson (each object\'s JSON kept between queries)', () => {
+  beforeEach(() => jest.useFakeTimers({ now: T0 }));
+  afterEach(() => jest.useRealTimers());
+
+  function watchedLab() {
+    const { fleet, index } = testFleet(['lab']);
+    let health: ClusterWatchHealth = watchHealth(true);
+    fleet.attachWatch('lab', () => health);
+    const setHealth = (next: ClusterWatchHealth) => {
+      health = next;
+      fleet.connectionChanged('lab');
+    };
+    const store = fleet.storeOf('lab');
+    const kustomizations = store.flux(KUSTOMIZATIONS);
+    const sources = store.flux(GIT_REPOSITORIES);
+    sources.upsert(gitRepository('https://github.com/acme/apps'));
+    kustomizations.upsert(kustomization('platform'));
+    kustomizations.upsert(kustomization('payments', { spec: { dependsOn: [{ name: 'platform' }] } }));
+    setHealth(watchHealth(true));
+    jest.advanceTimersByTime(1_000);
+    return { fleet, index, kustomizations, sources, setHealth };
+  }
+
+  it.each([
+    ['its status changed', ({ kustomizations }: ReturnType<typeof watchedLab>) =>
+      kustomizations.upsert(
+        kustomization('payments', {
+          spec: { dependsOn: [{ name: 'platform' }] },
+          ready: { status: 'False', reason: 'HealthCheckFailed', message: 'timeout waiting for payments-api' },
+        }),
+      )],
+    ['its record changed (labels)', ({ kustomizations }: ReturnType<typeof watchedLab>) =>
+      kustomizations.upsert(
+        kustomization('payments', { spec: { dependsOn: [{ name: 'platform' }] }, labels: { team: 'payments' } }),
+      )],
+    ['the object it depends on failed', ({ kustomizations }: ReturnType<typeof watchedLab>) =>
+      kustomizations.upsert(
+        kustomization('platform', { ready: { status: 'False', reason: 'BuildFailed', message: 'kustomize build failed' } }),
+      )],
+    ['its source moved to another URL', ({ sources }: ReturnType<typeof watchedLab>) =>
+      sources.upsert(gitRepository('https://github.com/acme/apps-moved'))],
+    ['its cluster became unreachable', ({ setHealth }: ReturnType<typeof watchedLab>) =>
+      setHealth({ ...watchHealth(false), connection: { status: 'unreachable', since: T0, unreachableSince: T0 } })],
+    ['the object was deleted', ({ kustomizations }: ReturnType<typeof watchedLab>) =>
+      kustomizations.remove({ metadata: { name: 'payments', namespace: 'apps' } })],
+  ])('answers what objects() answers after %s', (_, change) => {
+    const lab = watchedLab();
+    const { index, fleet } = lab;
+    const query = { kind: ['Kustomization' as const] };
+    const before = index.objectsJson(query);
+    expect(JSON.parse(before)).toEqual(JSON.parse(JSON.stringify(index.objects(query))));
+    // asked again unchanged: the same text
+    expect(index.objectsJson(query)).toBe(before);
+    change(lab);
+    jest.advanceTimersByTime(1_000);
+    const after = index.objectsJson(query);
+    expect(after).not.toBe(before);
+    expect(after).toBe(JSON.stringify(index.objects(query)));
+    fleet.close();
+  });
+
+  it('keeps at most its limit of objects, dropping the oldest', () => {
+    const lab = watchedLab();
+    const cache = new ObjectJsonCache(1);
+    const entry = lab.fleet.find('lab')!;
+    const [platform, payments] = ['platform', 'payments'].map(
+      name => entry.view.get(`lab/apps/Kustomization/${name}`)!,
+    );
+    const json = cache.jsonOf(entry, platform);
+    expect(JSON.parse(json)).toMatchObject({ key: 'lab/apps/Kustomization/platform' });
+    cache.jsonOf(entry, payments);
+    expect(cache.size).toBe(1);
+    expect(cache.jsonOf(entry, platform)).toEqual(json);
+    lab.fleet.close();
+  });
+});
