@@ -6,7 +6,7 @@ import type { Kept } from './objectPages';
 export interface ClusterPart {
   total: number;
   after: number;
-  /** A heap of at most `limit` places, in no particular order. */
+  /** Its first `limit` places, in page order. */
   readonly kept: readonly Kept[];
 }
 

@@ -113,7 +113,11 @@ export function objectPage(
     }
     counts.total += part.total;
     counts.after += part.after;
-    for (const place of part.kept) keep(heap, place);
+    for (const place of part.kept) {
+      // a part is in page order: once one of its places is after the page's last, all the rest are too
+      if (heap.length === limit && compare(place, heap[0]) >= 0) break;
+      keep(heap, place);
+    }
   }
 
   /** One cluster's part of the page: its matches counted, and the first `limit` of them after the cursor. */
@@ -157,6 +161,7 @@ export function objectPage(
       if (kept.length === limit && compare(probe, kept[0]) >= 0) return;
       keep(kept, { ...probe, entry, slot });
     });
+    kept.sort(compare);
     return part;
   }
 
