@@ -1,0 +1,108 @@
+import { mockServices } from '@backstage/backend-test-utils';
+import { ClusterHealth, ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
+import type { Knex } from 'knex';
+import { snapshotSourceOf } from '../__testUtils__/snapshotSource';
+import { createTestDatabases } from '../__testUtils__/testDatabases';
+import type { ClusterWatcher } from '../watch/ClusterWatcher';
+import { FleetPersistence, PersistedClusters } from './FleetPersistence';
+
+jest.setTimeout(30_000);
+
+const { databases } = createTestDatabases();
+const INTERVAL_MS = 15_000;
+
+/**
+ * When a held cluster's snapshot is written (FleetPersistence.writeChanged, on SQLite: the cadence does not depend
+ * on the database): objects coming or going are written at the next interval; status churn alone every fourth
+ * interval; everything at stop. Each write carries the index's object count as the snapshot's health, which is
+ * what the test reads back from the database.
+ */
+describe('snapshot cadence', () => {
+  let knex: Knex;
+  let persistence: FleetPersistence;
+  let now: number;
+  const index = { version: 1, membership: 1 };
+
+  function clusters(): PersistedClusters {
+    const empty = { format: 1 as const, objects: [], updatedAt: [], controllers: [], namespaces: [], workloads: [], events: [] };
+    return {
+      clusterNames: () => ['lab'],
+      clusterVersion: () => index.version,
+      clusterMembership: () => index.membership,
+      snapshotOf: () => ({
+        source: snapshotSourceOf(empty),
+        health: { name: 'lab', status: 'synced', synced: true, objectCount: index.version } as ClusterHealth,
+      }),
+      remoteHealth: () => undefined,
+      setRemoteHealth: () => {},
+      restore: () => {},
+      detachWatch: () => {},
+      valuePool: new ValuePool(),
+      subscribe: () => () => {},
+      deltaOf: () => undefined,
+      applyDelta: () => {},
+    };
+  }
+
+  /** The index version the stored snapshot was written at. */
+  async function written(): Promise<number | undefined> {
+    const rows = await knex('flux_fleet_snapshots').select('health');
+    return rows.length ? JSON.parse(rows[0].health).objectCount : undefined;
+  }
+
+  beforeEach(async () => {
+    now = Date.parse('2026-07-14T10:00:00Z');
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+    knex = await databases.init('SQLITE_3');
+    index.version = 1;
+    index.membership = 1;
+    persistence = new FleetPersistence({
+      database: mockServices.database({ knex }),
+      clusters: clusters(),
+      // the timers never fire in the test: it writes when it says so
+      settings: { enabled: true, snapshotIntervalMs: INTERVAL_MS, leaseDurationMs: 600_000 },
+      logger: mockServices.logger.mock(),
+      watch: () => ({ stop: () => {} }) as unknown as ClusterWatcher,
+    });
+    await persistence.start();
+    expect(persistence.watches('lab')).toBe(true);
+  });
+
+  afterEach(async () => {
+    await persistence.stop();
+    jest.restoreAllMocks();
+  });
+
+  it('writes objects that came or went at the next interval, status churn every fourth, everything at stop', async () => {
+    await persistence.writeChanged();
+    expect(await written()).toBe(1);
+
+    // status changes only: not at the next interval, nor the third
+    index.version = 2;
+    now += INTERVAL_MS;
+    await persistence.writeChanged();
+    expect(await written()).toBe(1);
+    index.version = 3;
+    now += 2 * INTERVAL_MS;
+    await persistence.writeChanged();
+    expect(await written()).toBe(1);
+    // the fourth interval since the last write
+    now += INTERVAL_MS;
+    await persistence.writeChanged();
+    expect(await written()).toBe(3);
+
+    // an object came: written at once, however recent the last write
+    index.version = 4;
+    index.membership = 2;
+    now += 1_000;
+    await persistence.writeChanged();
+    expect(await written()).toBe(4);
+
+    // a status change, then the stop: the last write takes it
+    index.version = 5;
+    await persistence.writeChanged();
+    expect(await written()).toBe(4);
+    await persistence.writeChanged({ all: true });
+    expect(await written()).toBe(5);
+  });
+});
