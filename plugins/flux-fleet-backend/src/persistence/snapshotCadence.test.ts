@@ -65,7 +65,6 @@ describe('snapshot cadence', () => {
       watch: () => ({ stop: () => {} }) as unknown as ClusterWatcher,
     });
     await persistence.start();
-    expect(persistence.watches('lab')).toBe(true);
   });
 
   afterEach(async () => {
@@ -74,6 +73,7 @@ describe('snapshot cadence', () => {
   });
 
   it('writes objects that came or went at the next interval, status churn every fourth, everything at stop', async () => {
+    expect(persistence.watches('lab')).toBe(true);
     await persistence.writeChanged();
     expect(await written()).toBe(1);
 
