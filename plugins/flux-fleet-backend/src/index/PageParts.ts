@@ -1,6 +1,22 @@
 import type { ObjectQuery } from '@flux-fleet/plugin-flux-fleet-common';
 import type { ClusterEntry } from './ClusterEntry';
-import type { Kept } from './objectPages';
+
+/**
+ * An object's place in a sorted list, as numbers where they can be: the sort value (a number, or the name for
+ * `sort=name`), then the key as its cluster's place in key order and its rank in its cluster's key order.
+ * Comparing these compares (sort value, key) as the API defines the order, without reading a key string.
+ */
+export interface Place {
+  value: number | string;
+  cluster: number;
+  rank: number;
+}
+
+/** A place the page keeps, with the object it is of. */
+export interface Kept extends Place {
+  entry: ClusterEntry;
+  slot: number;
+}
 
 /** One cluster's part of a first page: how many of its objects match, and the first `limit` of them. */
 export interface ClusterPart {

@@ -14,24 +14,8 @@ import {
 } from '../derive/pageOrder';
 import { slotTextMatcher, textPattern } from '../derive/slotText';
 import type { ClusterEntry } from './ClusterEntry';
-import { ClusterPart, PageParts, partKeyOf } from './PageParts';
+import { ClusterPart, Kept, PageParts, partKeyOf, Place } from './PageParts';
 import type { TextMatches } from './TextMatches';
-
-/**
- * An object's place in a sorted list, as numbers where they can be: the sort value (a number, or the name for
- * `sort=name`), then the key as its cluster's place in key order and its rank in its cluster's key order.
- * Comparing these compares (sort value, key) as the API defines the order, without reading a key string.
- */
-interface Place {
-  value: number | string;
-  cluster: number;
-  rank: number;
-}
-
-export interface Kept extends Place {
-  entry: ClusterEntry;
-  slot: number;
-}
 
 function compareAsc(a: Place, b: Place): number {
   if (a.value !== b.value) return a.value < b.value ? -1 : 1;
