@@ -245,6 +245,12 @@ export class FleetClusters implements WatchTargets {
    * derivation as if read here, so the same answers and signals follow. Ignored while this replica watches the
    * cluster itself.
    */
+  caughtUp(cluster: string): void {
+    const entry = this.entry(cluster);
+    if (entry.watch || this.closed) return;
+    if (entry.scheduler.waitingMs(this.now()) > 0) entry.scheduler.analyseNow();
+  }
+
   applyDelta(cluster: string, delta: ClusterDeltaData, remote: RemoteHealth): void {
     const entry = this.entry(cluster);
     if (entry.watch) return;

@@ -14,6 +14,11 @@ const RETRY_MS = 1_000;
 export interface ReplicatedClusters {
   deltaOf(cluster: string, keys: Iterable<string>, sent: SentSupporting): ClusterDeltaData | undefined;
   applyDelta(cluster: string, delta: ClusterDeltaData, remote: ClusterHealth): void;
+  /**
+   * A run of several deltas was applied at once (at start, or after notifications were missed): what they changed
+   * is derived now rather than after the debounce, so the follower serves what it caught up.
+   */
+  caughtUp(cluster: string): void;
   readonly valuePool: ValuePool;
 }
 
@@ -204,6 +209,7 @@ export class DeltaReplication {
       this.clusters.applyDelta(cluster, delta, remote(delta.health));
       this.applied.set(cluster, row.seq);
     }
+    if (rows.length > 1) this.clusters.caughtUp(cluster);
     return 'current';
   }
 }

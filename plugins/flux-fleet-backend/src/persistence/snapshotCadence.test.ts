@@ -41,6 +41,7 @@ describe('snapshot cadence', () => {
       subscribe: () => () => {},
       deltaOf: () => undefined,
       applyDelta: () => {},
+      caughtUp: () => {},
     };
   }
 
