@@ -62,6 +62,18 @@ export function testFleet(clusters: string[], analysis: AnalysisSettings = TEST_
   return { fleet, index: new FleetIndex(fleet, []), logger };
 }
 
+/** A fleet index of one cluster watched by a fake watch; `setHealth` changes its health and pushes it, as a watcher does. */
+export function watchedTestFleet(cluster: string, initial: ClusterWatchHealth) {
+  const { fleet, index } = testFleet([cluster]);
+  let health = initial;
+  fleet.attachWatch(cluster, () => health);
+  const setHealth = (next: ClusterWatchHealth) => {
+    health = next;
+    fleet.connectionChanged(cluster);
+  };
+  return { fleet, index, setHealth };
+}
+
 /** The health a watch reports: every watch live and listed, or still listing (discovery not done). */
 export function watchHealth(listed: boolean, over: Partial<ClusterWatchHealth['connection']> = {}): ClusterWatchHealth {
   return {

@@ -1,5 +1,10 @@
-import { KUSTOMIZATIONS, kustomization, testFleet, watchHealth } from '../__testUtils__/fluxFixtures';
-import type { ClusterWatchHealth } from '../watch/ClusterWatcher';
+import {
+  KUSTOMIZATIONS,
+  kustomization,
+  testFleet,
+  watchedTestFleet,
+  watchHealth,
+} from '../__testUtils__/fluxFixtures';
 
 const T0 = Date.parse('2026-07-14T10:00:00Z');
 const KEY = 'lab/apps/Kustomization/payments';
@@ -10,13 +15,7 @@ describe('FleetClusters', () => {
 
   /** A cluster `lab` watched by a fake watch whose health the test sets. */
   function watchedLab() {
-    const { fleet, index } = testFleet(['lab']);
-    let health: ClusterWatchHealth = watchHealth(false);
-    fleet.attachWatch('lab', () => health);
-    const setHealth = (next: ClusterWatchHealth) => {
-      health = next;
-      fleet.connectionChanged('lab');
-    };
+    const { fleet, index, setHealth } = watchedTestFleet('lab', watchHealth(false));
     const changes: string[][] = [];
     /** Health announcements: changes without keys (rules §15). */
     const announced: string[] = [];

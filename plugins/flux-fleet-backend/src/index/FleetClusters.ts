@@ -245,12 +245,6 @@ export class FleetClusters implements WatchTargets {
    * derivation as if read here, so the same answers and signals follow. Ignored while this replica watches the
    * cluster itself.
    */
-  caughtUp(cluster: string): void {
-    const entry = this.entry(cluster);
-    if (entry.watch || this.closed) return;
-    if (entry.scheduler.waitingMs(this.now()) > 0) entry.scheduler.analyseNow();
-  }
-
   applyDelta(cluster: string, delta: ClusterDeltaData, remote: RemoteHealth): void {
     const entry = this.entry(cluster);
     if (entry.watch) return;
@@ -265,6 +259,16 @@ export class FleetClusters implements WatchTargets {
     entry.restoredAt = undefined;
     // staleness, readiness, and the status change announced to this replica's open pages too
     this.healthMayHaveChanged(entry);
+  }
+
+  /**
+   * A run of deltas was applied at once (at start, or after missed notices): what waits for an analysis is
+   * analysed now, as after the first delta, not after the debounce.
+   */
+  caughtUp(cluster: string): void {
+    const entry = this.entry(cluster);
+    if (entry.watch || this.closed) return;
+    if (entry.scheduler.waitingMs(this.now()) > 0) entry.scheduler.analyseNow();
   }
 
   /** A cluster's health as the API shows it. */

@@ -1,5 +1,4 @@
-import { KUSTOMIZATIONS, kustomization, testFleet, watchHealth } from '../__testUtils__/fluxFixtures';
-import type { ClusterWatchHealth } from '../watch/ClusterWatcher';
+import { KUSTOMIZATIONS, kustomization, watchedTestFleet, watchHealth } from '../__testUtils__/fluxFixtures';
 import type { WatchedResource } from '../watch/WatchedResource';
 import { ObjectJsonCache } from './ObjectJsonCache';
 
@@ -33,13 +32,7 @@ describe('objectsJson (each object\'s JSON kept between queries)', () => {
   afterEach(() => jest.useRealTimers());
 
   function watchedLab() {
-    const { fleet, index } = testFleet(['lab']);
-    let health: ClusterWatchHealth = watchHealth(true);
-    fleet.attachWatch('lab', () => health);
-    const setHealth = (next: ClusterWatchHealth) => {
-      health = next;
-      fleet.connectionChanged('lab');
-    };
+    const { fleet, index, setHealth } = watchedTestFleet('lab', watchHealth(true));
     const store = fleet.storeOf('lab');
     const kustomizations = store.flux(KUSTOMIZATIONS);
     const sources = store.flux(GIT_REPOSITORIES);

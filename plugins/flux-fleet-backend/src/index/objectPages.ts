@@ -97,11 +97,8 @@ export function objectPage(
     }
     counts.total += part.total;
     counts.after += part.after;
-    for (const place of part.kept) {
-      // a part is in page order: once one of its places is after the page's last, all the rest are too
-      if (heap.length === limit && compare(place, heap[0]) >= 0) break;
-      keep(heap, place);
-    }
+    // a part is in page order: once one of its places is after the page's last, all the rest are too
+    for (const place of part.kept) if (!keep(heap, place)) break;
   }
 
   /** One cluster's part of the page: its matches counted, and the first `limit` of them after the cursor. */
@@ -149,13 +146,14 @@ export function objectPage(
     return part;
   }
 
-  /** Keeps a place in a heap of at most `limit` (its root the last of them). */
-  function keep(into: Kept[], place: Kept) {
+  /** Keeps a place in a heap of at most `limit` (its root the last of them); false when it comes after them all. */
+  function keep(into: Kept[], place: Kept): boolean {
     if (into.length < limit) siftUp(into, into.push(place) - 1, compare);
     else if (compare(place, into[0]) < 0) {
       into[0] = place;
       siftDown(into, 0, compare);
-    }
+    } else return false;
+    return true;
   }
 
   const kept = heap.sort(compare);
