@@ -18,11 +18,11 @@ describe('parseBenchOptions', () => {
     });
   });
 
-  it('runs the product at L with --size L, measuring the ingest of L alone (the run must fit 30 minutes)', () => {
+  it('runs the product at L with --size L, measuring the ingest of L alone, into its own results file', () => {
     expect(parseBenchOptions(['--size', 'L'])).toMatchObject({
       ingestSizes: ['L'],
       productSize: 'L',
-      resultsFile: 'bench/results/latest.json',
+      resultsFile: 'bench/results/latest-L.json',
     });
     expect(() => parseBenchOptions(['--size', 'L', '--with-l'])).toThrow(/leave out --with-l/);
     expect(() => parseBenchOptions(['--quick', '--size', 'L'])).toThrow(/leave out --size L/);

@@ -41,7 +41,7 @@ export const USAGE = `usage: make bench ARGS="[--size S|M|L] [--with-l] [--quick
   --quick      a smoke run on fleet S with short measurements (about 2 minutes); results go to bench/results/quick.tmp.json
   --seed N     the simulated fleet's seed (default 1)
   --churn N    status changes per second per simulated cluster while the product runs (default 5)
-  --render     measure nothing: rewrite the README's Benchmarks section from bench/results/latest.json`;
+  --render     measure nothing: rewrite the README's Benchmarks section from bench/results/latest.json and latest-L.json`;
 
 /** A command-line mistake, with the usage. */
 export class UsageError extends Error {}
@@ -54,6 +54,17 @@ function numberFlag(name: string, raw: string | undefined): number {
     );
   }
   return value;
+}
+
+/**
+ * Where a run's results go. L has its own file so that a run at L and the default run at M both stay in the README
+ * (a run at L takes about 40 minutes; nobody should have to redo M's to keep L's figures, or the reverse).
+ */
+export function resultsFileOf(quick: boolean, productSize: FleetSize): string {
+  if (quick) return 'bench/results/quick.tmp.json';
+  return productSize === 'L'
+    ? 'bench/results/latest-L.json'
+    : 'bench/results/latest.json';
 }
 
 /** Reads the flags after `make bench ARGS=...`; throws a `UsageError` naming a wrong flag. */
@@ -118,9 +129,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     pageViews: quick ? 5 : 50,
     faultViews: quick ? 2 : 5,
     pageTimeoutMs: quick ? 5_000 : 15_000,
-    resultsFile: quick
-      ? 'bench/results/quick.tmp.json'
-      : 'bench/results/latest.json',
+    resultsFile: resultsFileOf(quick, productSize),
     updateReadme: !quick,
     renderOnly,
   };

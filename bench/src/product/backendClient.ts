@@ -55,10 +55,12 @@ export class BackendClient {
       if ((error as Error).name === 'TimeoutError') {
         return { status: 0, ms: msSince(started), timedOut: true };
       }
+      // undici says only "fetch failed"; the cause says why (ECONNRESET, "other side closed", ECONNREFUSED)
+      const cause = (error as { cause?: { message?: string } }).cause?.message;
       throw new Error(
         `${options.method ?? 'GET'} ${this.baseUrl}${path} failed: ${
           (error as Error).message
-        }`,
+        }${cause ? ` (${cause})` : ''}`,
       );
     }
   }

@@ -1,5 +1,5 @@
 import type { Distribution } from '../stats';
-import { renderReport } from './renderReport';
+import { renderBenchSection, renderReport } from './renderReport';
 import type { BenchResults } from './results';
 
 const dist = (p50: number, p99 = p50 * 2): Distribution => ({
@@ -267,5 +267,21 @@ describe('renderReport', () => {
     );
     expect(failed).not.toContain('Side by side');
     expect(failed).toContain('**Failed parts:** product M: backend exited');
+  });
+
+  it('puts the run at L under its own heading after the default run, each naming its raw file', () => {
+    const large = results({
+      command: '--size L',
+      options: { pageTimeoutMs: 15_000, productSize: 'L' } as BenchResults['options'],
+    });
+    const section = renderBenchSection(results(), large);
+    expect(section.match(/^## Benchmarks$/gm)).toHaveLength(1);
+    const l = section.indexOf('### Fleet L');
+    expect(l).toBeGreaterThan(0);
+    expect(section.slice(0, l)).toContain('bench/results/latest.json');
+    expect(section.slice(l)).toContain('bench/results/latest-L.json');
+    expect(section.slice(l)).toContain('make bench ARGS="--size L"');
+    expect(renderBenchSection(undefined, large)).toMatch(/^## Benchmarks\n\nNo default run on record/);
+    expect(renderBenchSection(results(), undefined)).not.toContain('### Fleet L');
   });
 });

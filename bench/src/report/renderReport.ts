@@ -401,18 +401,27 @@ function unanswered(s: PageViewSeries, timeoutMs: number): string {
   return '';
 }
 
-/** The `## Benchmarks` section. */
-export function renderReport(results: BenchResults): string {
+/** One run's report; `heading` is the section's first line. */
+export function renderReport(
+  results: BenchResults,
+  heading = '## Benchmarks',
+): string {
+  const rawFile =
+    results.options.productSize === 'L' ? 'latest-L.json' : 'latest.json';
   const intro = [
-    '## Benchmarks',
+    heading,
     '',
     `\`make bench${
       results.command ? ` ARGS="${results.command}"` : ''
     }\` on ${results.date.slice(0, 10)}, ${
       results.durationSeconds
     } s. ${machineLine(results)}`,
-    'Every ratio is against a baseline measured in the same run. Raw figures: [`bench/results/latest.json`](bench/results/latest.json).',
-    'How each figure is measured, and what flatters whom: [`bench/README.md`](bench/README.md). Options: `--size S|M|L` (default M; L: the product at 100 clusters with the ingest of L alone), `--with-l` (ingest of fleet L too), `--quick` (smoke run on S).',
+    `Every ratio is against a baseline measured in the same run. Raw figures: [\`bench/results/${rawFile}\`](bench/results/${rawFile}).`,
+    ...(heading.startsWith('## ')
+      ? [
+          'How each figure is measured, and what flatters whom: [`bench/README.md`](bench/README.md). Options: `--size S|M|L` (default M; L: the product at 100 clusters with the ingest of L alone, figures below), `--with-l` (ingest of fleet L too), `--quick` (smoke run on S).',
+        ]
+      : []),
   ].join('\n');
   const failures =
     results.failures.length > 0
@@ -428,4 +437,26 @@ export function renderReport(results: BenchResults): string {
     failures,
   ];
   return `${parts.filter(Boolean).join('\n\n')}\n`;
+}
+
+/**
+ * The README's `## Benchmarks` section: the default run's report, then the run at L (`--size L`) under its own
+ * heading, each from its own results file; either may be missing.
+ */
+export function renderBenchSection(
+  main: BenchResults | undefined,
+  large: BenchResults | undefined,
+): string {
+  const parts: string[] = [];
+  if (main) parts.push(renderReport(main));
+  else parts.push('## Benchmarks\n\nNo default run on record: `make bench`.\n');
+  if (large) {
+    parts.push(
+      renderReport(
+        large,
+        `### Fleet L: ${large.product?.clusters ?? 100} clusters, about a million Flux objects`,
+      ),
+    );
+  }
+  return parts.join('\n');
 }
