@@ -66,7 +66,10 @@ function writeReadmeSection(): string {
     readResults(resultsFileOf(false, 'L')),
   );
   const readme = join(root, 'README.md');
-  writeFileSync(readme, withBenchSection(readFileSync(readme, 'utf8'), section));
+  writeFileSync(
+    readme,
+    withBenchSection(readFileSync(readme, 'utf8'), section),
+  );
   return section;
 }
 
