@@ -59,7 +59,7 @@ function numberFlag(name: string, raw: string | undefined): number {
 
 /**
  * Where a run's results go. L has its own file so that a run at L and the default run at M both stay in the README
- * (a run at L takes about 40 minutes; nobody should have to redo M's to keep L's figures, or the reverse).
+ * (a run at L takes about 35 minutes; nobody should have to redo M's to keep L's figures, or the reverse).
  */
 export function resultsFileOf(quick: boolean, productSize: FleetSize): string {
   if (quick) return 'bench/results/quick.tmp.json';

@@ -272,7 +272,11 @@ describe('renderReport', () => {
   it('puts the run at L under its own heading after the default run, each naming its raw file', () => {
     const large = results({
       command: '--size L',
-      options: { pageTimeoutMs: 15_000, productSize: 'L' } as BenchResults['options'],
+      options: {
+        pageTimeoutMs: 15_000,
+        productSize: 'L',
+        resultsFile: 'bench/results/latest-L.json',
+      } as BenchResults['options'],
     });
     const section = renderBenchSection(results(), large);
     expect(section.match(/^## Benchmarks$/gm)).toHaveLength(1);

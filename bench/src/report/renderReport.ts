@@ -146,17 +146,15 @@ function productSections(results: BenchResults): string[] {
     sections.push(
       `**The product** (packages/backend in development mode as \`make start\` runs it, with the V8 flags of the backend README, without the file watcher; ${fleet}): ready ${ms(
         p.backend.readyMs,
-      )} after start, every cluster synced ${ms(
-        p.backend.syncedMs,
-      )} later${
+      )} after start, every cluster synced ${ms(p.backend.syncedMs)} later${
         p.backend.settledMs !== undefined
           ? `, settled ${ms(p.backend.settledMs)} after that (${
               p.backend.settledCores
             } cores over 5 s; the measurements below start then)`
           : ''
-      }; backend RSS ${count(
-        p.backend.rssMiBSynced,
-      )} MiB synced, ${count(p.backend.rssMiBAtEnd)} MiB at the end.`,
+      }; backend RSS ${count(p.backend.rssMiBSynced)} MiB synced, ${count(
+        p.backend.rssMiBAtEnd,
+      )} MiB at the end.`,
     );
   }
   if (p.api) {
@@ -305,11 +303,20 @@ function capacitySection(c: CapacityCost): string {
       'figure',
     ],
     [
-      ['controllers measured from their metrics', `${count(c.measuredControllers)} of ${count(c.controllers)}`],
+      [
+        'controllers measured from their metrics',
+        `${count(c.measuredControllers)} of ${count(c.controllers)}`,
+      ],
       ['controller pods scraped per minute', count(c.scrapesPerMinute)],
       ['pod proxy requests per minute', count(c.podProxyRequestsPerMinute)],
-      ['every cluster request of the backend per minute (watches included)', count(c.clusterRequestsPerMinute)],
-      ['backend CPU over the window (collection, watches, churn, everything)', `${c.backendCores} cores`],
+      [
+        'every cluster request of the backend per minute (watches included)',
+        count(c.clusterRequestsPerMinute),
+      ],
+      [
+        'backend CPU over the window (collection, watches, churn, everything)',
+        `${c.backendCores} cores`,
+      ],
     ],
   );
 }
@@ -383,9 +390,9 @@ function headline(results: BenchResults): string {
   if (p?.freshness) {
     const page = p.freshness.entityPageMs ?? p.freshness.entityChannelMs;
     lines.push(
-      `a change in a cluster reaches an open entity page in ${ms(page.p50)} (p50), ${ms(
-        page.p99,
-      )} (p99)${
+      `a change in a cluster reaches an open entity page in ${ms(
+        page.p50,
+      )} (p50), ${ms(page.p99)} (p99)${
         p.freshness.entityPageMs ? ', its refreshed view included' : ''
       }; the Kubernetes plugin refreshes every 10 s`,
     );
@@ -401,23 +408,26 @@ function unanswered(s: PageViewSeries, timeoutMs: number): string {
   return '';
 }
 
-/** One run's report; `heading` is the section's first line. */
+/**
+ * One run's report: the `## Benchmarks` section, or with `subsection` a part of it under that heading (without the
+ * section's pointers to the bench README and the options, said once above it).
+ */
 export function renderReport(
   results: BenchResults,
-  heading = '## Benchmarks',
+  subsection?: string,
 ): string {
-  const rawFile =
-    results.options.productSize === 'L' ? 'latest-L.json' : 'latest.json';
+  // every run records its file; the fallback is for results whose options were not all written (fixtures)
+  const rawFile = results.options.resultsFile ?? 'bench/results/latest.json';
   const intro = [
-    heading,
+    subsection ?? '## Benchmarks',
     '',
     `\`make bench${
       results.command ? ` ARGS="${results.command}"` : ''
     }\` on ${results.date.slice(0, 10)}, ${
       results.durationSeconds
     } s. ${machineLine(results)}`,
-    `Every ratio is against a baseline measured in the same run. Raw figures: [\`bench/results/${rawFile}\`](bench/results/${rawFile}).`,
-    ...(heading.startsWith('## ')
+    `Every ratio is against a baseline measured in the same run. Raw figures: [\`${rawFile}\`](${rawFile}).`,
+    ...(subsection === undefined
       ? [
           'How each figure is measured, and what flatters whom: [`bench/README.md`](bench/README.md). Options: `--size S|M|L` (default M; L: the product at 100 clusters with the ingest of L alone, figures below), `--with-l` (ingest of fleet L too), `--quick` (smoke run on S).',
         ]
@@ -454,7 +464,9 @@ export function renderBenchSection(
     parts.push(
       renderReport(
         large,
-        `### Fleet L: ${large.product?.clusters ?? 100} clusters, about a million Flux objects`,
+        `### Fleet L: ${
+          large.product?.clusters ?? 100
+        } clusters, about a million Flux objects`,
       ),
     );
   }
