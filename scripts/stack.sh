@@ -75,7 +75,7 @@ up() {
       --tls --kubeconfig "$STATE/kubeconfig" --truth "$STATE/truth.json" \
       --prometheus-targets "$STATE/prometheus-targets.json" --catalog "$STATE/catalog.yaml" --catalog-skip "$defined" ${SIM_ARGS:-}
     wait_for "fleet simulator" 900 grep -q 'fleet-sim ready' "$STATE/sim.log" || { tail -20 "$STATE/sim.log"; exit 1; }
-    node scripts/fleet-config.mjs "$STATE/kubeconfig" "$STATE/catalog.yaml" "$STATE/truth.json" > "$STATE/app-config.fleet.yaml"
+    node scripts/fleet-config.mjs "$STATE/kubeconfig" "$STATE/catalog.yaml" > "$STATE/app-config.fleet.yaml"
     configs+=(--config "$STATE/app-config.fleet.yaml")
     if [ "${PROMETHEUS:-0}" = 1 ]; then
       # a Prometheus of this stack's own, scraping the simulated controller pods every 5 s

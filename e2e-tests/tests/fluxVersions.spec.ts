@@ -22,7 +22,7 @@ test('the Flux versions tab shows the release each cluster runs, as the simulato
   }
 });
 
-test("the revision matrix groups clusters by the environment configured for them, not by their name's prefix", async ({
+test("the revision matrix groups clusters by the environment their kube-system label names, not by their name's prefix", async ({
   page,
 }) => {
   const truth = await readTruth();
@@ -39,7 +39,8 @@ test("the revision matrix groups clusters by the environment configured for them
   const matrix = page.getByTestId('flux-fleet-revision-matrix');
   await expect(matrix).toBeVisible();
   const header = await matrix.locator('thead tr').first().innerText();
-  // checkout runs on some of the clusters: each environment heading is one the configuration gives
+  // checkout runs on some of the clusters: each environment heading is one a cluster's label gives (the demo
+  // configures none)
   const headings = header
     .split(/\t|\n/)
     .map(s => s.trim())

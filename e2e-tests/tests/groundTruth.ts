@@ -39,7 +39,7 @@ export interface GroundTruth {
     name: string;
     server: string;
     fluxVersion: string;
-    /** The environment it was built for, which the demo configures (`fluxFleet.clusters[].environment`). */
+    /** The environment it was built for, which its kube-system namespace names (label `flux-fleet.io/environment`). */
     environment?: string;
   }>;
   objects: TruthObject[];

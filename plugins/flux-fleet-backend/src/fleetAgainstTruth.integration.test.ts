@@ -93,4 +93,22 @@ describe('Flux Fleet against the simulator’s ground truth (fleet S, faults off
     expect(expected.size).toBeGreaterThan(0);
     expect({ missed, extra }).toEqual({ missed: [], extra: [] });
   });
+
+  it('reads each cluster’s environment from its kube-system label, as the simulator built it (rules §11)', async () => {
+    const truth = fleet.sim.truth();
+    const { items } = await fleet.get('/clusters');
+    const actual = Object.fromEntries(
+      items.map((c: any) => [c.name, { environment: c.environment, source: c.environmentSource }]),
+    );
+    const expected = Object.fromEntries(
+      truth.clusters.map(c => [
+        c.name,
+        c.environment
+          ? { environment: c.environment, source: { from: 'label', namespace: 'kube-system' } }
+          : { environment: undefined, source: undefined },
+      ]),
+    );
+    expect(truth.clusters.some(c => c.environment)).toBe(true);
+    expect(actual).toEqual(expected);
+  });
 });

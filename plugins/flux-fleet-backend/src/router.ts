@@ -63,7 +63,7 @@ export interface RouterOptions {
   writeAccess: WriteAccess;
   /** The answers of the capacity routes (the index joined with the collector's measurements). */
   capacity: CapacityAnswers;
-  /** Cluster → its configured environment (`fluxFleet.clusters[].environment`), added to each cluster's health. */
+  /** Cluster → its configured environment (`fluxFleet.clusters[].environment`), laid over each cluster's health. */
   environments?: ReadonlyMap<string, string>;
 }
 
@@ -127,7 +127,10 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     fleetIndex.clusters().map(c => {
       const health = writeAccess.withReadOnly(c);
       const environment = environments.get(c.name);
-      return environment ? { ...health, environment } : health;
+      // configured wins over a namespace label (rules §11)
+      return environment
+        ? { ...health, environment, environmentSource: { from: 'config' as const } }
+        : health;
     });
   const links = new EntityLinkCache({
     catalog,

@@ -2,6 +2,7 @@
  * The shapes of the Flux Fleet REST API (`/api/flux-fleet`), shared by the backend that serves them and the
  * frontend client that reads them. The OpenAPI schema of the backend describes the same shapes.
  */
+import type { EnvironmentSource } from './clusterEnvironment';
 import type {
   Finding,
   FluxController,
@@ -62,8 +63,13 @@ export interface ClusterHealth {
   servedVersions: Record<string, string>;
   /** Whether the credentials may write (false: actions answer that they are read-only). */
   readOnly?: boolean;
-  /** The environment it belongs to, as configured (`fluxFleet.clusters[].environment`); absent when not configured. */
+  /**
+   * The environment it belongs to (rules §11): as configured (`fluxFleet.clusters[].environment`), else from the
+   * label `flux-fleet.io/environment` on `kube-system` or on a Flux instance's namespace; absent when neither says.
+   */
   environment?: string;
+  /** Where {@link ClusterHealth.environment} comes from. */
+  environmentSource?: EnvironmentSource;
 }
 
 /**

@@ -11,6 +11,7 @@ export * from './api';
 export * from './fluxOperatorTypes';
 export * from './labelSelector';
 export * from './clusterSync';
+export * from './clusterEnvironment';
 export * from './entitySelectorLimits';
 export * from './duration';
 export { compareText, compareShardNames } from './order';

@@ -9,7 +9,8 @@ import { servedResources, type ServedResource } from '../api/resourceTypes';
 import { Random } from '../random';
 import type { ClusterStore } from '../store/clusterStore';
 import { ClusterBuilder, DAY } from './clusterBuilder';
-import { TENANT_LABEL, type ClusterPlan } from './clusterPlan';
+import { ENVIRONMENT_LABEL, TENANT_LABEL, type ClusterPlan } from './clusterPlan';
+import { clusterEnvironment } from './names';
 import { emitEvents } from './eventObjects';
 import { GeneratorContext } from './generatorContext';
 import {
@@ -82,8 +83,15 @@ function serviceAccountObject(
 }
 
 function namespacesAndAccounts(ctx: GeneratorContext): void {
-  for (const ns of ['default', 'kube-node-lease', 'kube-public', 'kube-system'])
+  for (const ns of ['default', 'kube-node-lease', 'kube-public'])
     namespaceObject(ctx, ns);
+  // the cluster says its environment where a platform team keeps it in Git (Flux Fleet's rules §11)
+  const environment = clusterEnvironment(ctx.plan.name);
+  namespaceObject(
+    ctx,
+    'kube-system',
+    environment ? { [ENVIRONMENT_LABEL]: environment } : {},
+  );
   namespaceObject(ctx, 'flux-system', {
     'app.kubernetes.io/instance': 'flux-system',
     'app.kubernetes.io/part-of': 'flux',

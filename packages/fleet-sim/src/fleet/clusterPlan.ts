@@ -16,6 +16,8 @@ import type { ServiceIdentity } from './names';
 
 /** The shard label key Flux uses. */
 export const SHARD_KEY = 'sharding.fluxcd.io/key';
+/** The namespace label Flux Fleet reads a cluster's environment from (on `kube-system`). */
+export const ENVIRONMENT_LABEL = 'flux-fleet.io/environment';
 /** The tenant label `flux create tenant` sets. */
 export const TENANT_LABEL = 'toolkit.fluxcd.io/tenant';
 /** The label that links objects to catalog entities. */

@@ -89,7 +89,7 @@ export interface TruthController {
 
 /** The ground truth of a fleet (`truth()`, `--truth FILE`, `GET /truth`). */
 export interface GroundTruth {
-  /** Each cluster with the environment it was built for (the demo configures it), when it has one. */
+  /** Each cluster with the environment it was built for (its kube-system namespace's `flux-fleet.io/environment`). */
   clusters: Array<{
     name: string;
     server: string;

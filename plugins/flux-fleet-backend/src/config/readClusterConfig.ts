@@ -1,12 +1,11 @@
 import type { Config } from '@backstage/config';
+import { ENVIRONMENT_NAME } from '@flux-fleet/plugin-flux-fleet-common';
 import type { ClusterAuth, ClusterConfig } from './FleetConfig';
 import { FleetConfigError } from './FleetConfigError';
 
 /** Cluster names appear in object keys (`cluster/namespace/kind/name`), URLs and comma-separated filters. */
 const CLUSTER_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
 
-/** An environment names a group of clusters in the UI and in filters: the same characters as a cluster name. */
-const ENVIRONMENT_NAME = CLUSTER_NAME;
 
 const AUTH_KEYS = [
   'serviceAccountToken',

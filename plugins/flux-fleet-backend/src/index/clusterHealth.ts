@@ -1,5 +1,6 @@
 import {
   CLUSTER_SYNC_THRESHOLDS,
+  clusterEnvironment,
   clusterFluxVersions,
   deriveClusterSync,
   type ClusterHealth,
@@ -85,7 +86,17 @@ export function healthOf(entry: ClusterEntry, now: number): ClusterHealth {
     fluxVersions,
     servedVersions: watch?.servedVersions ?? {},
     ...(store.malformedObjects.size > 0 && { malformedCount: store.malformedObjects.size }),
+    ...environmentOf(entry),
   };
+}
+
+/** The environment a cluster's namespaces label (rules §11); the configured one is laid over it by the router. */
+function environmentOf(entry: ClusterEntry): Pick<ClusterHealth, 'environment' | 'environmentSource'> {
+  const found = clusterEnvironment({
+    namespaces: entry.store.namespaces,
+    instanceNamespaces: entry.view.instances.map(i => i.name),
+  });
+  return found ? { environment: found.environment, environmentSource: found.source } : {};
 }
 
 /** Whether a cluster's objects are stale, and since when, as the API marks each of them. */

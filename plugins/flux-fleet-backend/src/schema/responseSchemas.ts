@@ -77,7 +77,16 @@ export const clusterHealthSchema = z
     servedVersions: z.record(z.string(), z.string()),
     readOnly: z.boolean().optional(),
     malformedCount: z.number().int().optional().describe('objects malformed as read (GET /malformed?cluster= lists them)'),
-    environment: z.string().optional(),
+    environment: z
+      .string()
+      .optional()
+      .describe('as configured, else the label flux-fleet.io/environment on kube-system or a Flux instance namespace (rules §11)'),
+    environmentSource: z
+      .discriminatedUnion('from', [
+        z.object({ from: z.literal('config') }),
+        z.object({ from: z.literal('label'), namespace: z.string() }),
+      ])
+      .optional(),
   })
   .register(apiSchemas, { id: 'ClusterHealth' }) satisfies z.ZodType<ClusterHealth>;
 
