@@ -3,6 +3,7 @@
 # backend with the Flux Fleet plugins, and the built app served by the backend on one port.
 #   scripts/stack.sh up   [FLEET=S|M|L] [DB=sqlite|pg] [PORT=7007]   start in the background, wait until ready
 #   scripts/stack.sh down                                              stop what `up` started
+#   scripts/stack.sh backend                                           restart the backend alone, as `up` started it
 # BACKEND_WATCH=0 runs the backend without `yarn start`'s watcher (no restart when a source file changes).
 # State lives in .flux-fleet/ (git-ignored): kubeconfig, truth.json, catalog.yaml, the controller pods' Prometheus
 # targets, generated app-config, logs, pids, and with DB=sqlite the database files (sqlite/), kept across restarts
@@ -51,6 +52,28 @@ product_ready() {
   curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$PORT/api/flux-fleet/clusters" \
     | node -e 'const c = JSON.parse(require("fs").readFileSync(0, "utf8")).items;
       process.exit(c.length > 0 && c.every(x => x.synced) ? 0 : 1)'
+}
+
+# Starts the backend with the configs `up` wrote, and waits until it is ready: `up`, and `backend` (a restart of
+# the backend alone, the simulated fleet going on: how a restarted demo serves its last snapshot is measured so).
+start_backend() {
+  local configs=()
+  mapfile -t configs < "$STATE/backend.configs"
+  echo "==> starting the backend on 127.0.0.1:$PORT (database: $DB)"
+  if [ "${BACKEND_WATCH:-1}" = 0 ]; then
+    # What `yarn start` runs, without its file watcher: a test run must not restart the backend when someone
+    # saves a source file in the checkout.
+    # V8 flags as the Flux Fleet backend README recommends (a young generation of 32 MiB, old generation growth by half)
+    start_group backend bash -c "cd packages/backend && NODE_ENV=development exec node --enable-source-maps \
+      --max-semi-space-size=16 --heap-growing-percent=50 --require \"\$(node -p \"require.resolve('@backstage/cli-node/config/nodeTransform.cjs')\")\" src/index.ts ${configs[*]}"
+  else
+    start_group backend bash -c "cd packages/backend && exec yarn start ${configs[*]}"
+  fi
+  wait_for "backend" 240 curl -sf -o /dev/null "http://127.0.0.1:$PORT/.backstage/health/v1/readiness" \
+    || { tail -30 "$STATE/backend.log"; exit 1; }
+  # usable = the catalog has read its locations and every cluster of the fleet is synced
+  wait_for "catalog and fleet index" 300 product_ready \
+    || echo "!! the catalog or the fleet index is not ready yet; the product is up but may show partial data" >&2
 }
 
 up() {
@@ -129,40 +152,31 @@ YAML
   configs+=(--config "$STATE/app-config.stack.yaml")
   [ -n "${EXTRA_CONFIG:-}" ] && configs+=(--config "$EXTRA_CONFIG")
 
-  echo "==> starting the backend on 127.0.0.1:$PORT (database: $DB)"
-  if [ "${BACKEND_WATCH:-1}" = 0 ]; then
-    # What `yarn start` runs, without its file watcher: a test run must not restart the backend when someone
-    # saves a source file in the checkout.
-    # V8 flags as the Flux Fleet backend README recommends (a young generation of 32 MiB, old generation growth by half)
-    start_group backend bash -c "cd packages/backend && NODE_ENV=development exec node --enable-source-maps \
-      --max-semi-space-size=16 --heap-growing-percent=50 --require \"\$(node -p \"require.resolve('@backstage/cli-node/config/nodeTransform.cjs')\")\" src/index.ts ${configs[*]}"
-  else
-    start_group backend bash -c "cd packages/backend && exec yarn start ${configs[*]}"
-  fi
-  wait_for "backend" 240 curl -sf -o /dev/null "http://127.0.0.1:$PORT/.backstage/health/v1/readiness" \
-    || { tail -30 "$STATE/backend.log"; exit 1; }
-  # usable = the catalog has read its locations and every cluster of the fleet is synced
-  wait_for "catalog and fleet index" 300 product_ready \
-    || echo "!! the catalog or the fleet index is not ready yet; the product is up but may show partial data" >&2
+  printf '%s\n' "${configs[@]}" > "$STATE/backend.configs"
+  start_backend
   echo "==> Flux Fleet is running: open http://localhost:$PORT (logs in $STATE/*.log)"
 }
 
 down() {
-  local name pid
-  for name in backend sim; do
-    if [ -f "$STATE/$name.pid" ]; then
-      pid=$(cat "$STATE/$name.pid")
-      kill -TERM -- "-$pid" 2>/dev/null || true
-      for _ in $(seq 1 50); do kill -0 -- "-$pid" 2>/dev/null || break; sleep 0.1; done
-      kill -KILL -- "-$pid" 2>/dev/null || true
-      rm -f "$STATE/$name.pid"
-    fi
-  done
+  stop_group backend
+  stop_group sim
   FLUX_FLEET_PROMETHEUS_DIR="$STATE/prometheus-stack" scripts/prometheus.sh stop
+}
+
+stop_group() { # name: what start_group started, its children too (TERM, then KILL after 10 s)
+  local name=$1 pid
+  [ -f "$STATE/$name.pid" ] || return 0
+  pid=$(cat "$STATE/$name.pid")
+  kill -TERM -- "-$pid" 2>/dev/null || true
+  for _ in $(seq 1 100); do kill -0 -- "-$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  rm -f "$STATE/$name.pid"
 }
 
 case "${1:-}" in
   up) up ;;
   down) down ;;
-  *) echo "usage: $0 up|down" >&2; exit 2 ;;
+  backend) [ -f "$STATE/backend.configs" ] || { echo "stack: no backend.configs in $STATE: run up first" >&2; exit 1; }
+    stop_group backend; start_backend ;;
+  *) echo "usage: $0 up|down|backend" >&2; exit 2 ;;
 esac

@@ -144,6 +144,29 @@ export const fluxFleetPlugin = createBackendPlugin({
           );
         };
         await capacity.start(scheduler);
+        // Mounted before the snapshots are restored: requests wait until this init ends (Backstage's lifecycle
+        // gate), and the restart's critical path is shorter by the router's creation (0.1-0.2 s at start).
+        httpRouter.use(
+          await createRouter({
+            httpAuth,
+            auth,
+            lifecycle,
+            fleetIndex: index,
+            catalog,
+            signals: fleetSignals,
+            readAccess: new ReadAccess(permissions, permissionsRegistry),
+            logger,
+            auditor,
+            ownership,
+            actionAccess: new ActionAccess(permissions, permissionsRegistry),
+            actions,
+            writeAccess,
+            capacity: capacityAnswers,
+            environments: new Map(
+              config.clusters.flatMap(c => (c.environment ? [[c.name, c.environment] as const] : [])),
+            ),
+          }),
+        );
         const limitList = createLimiter(config.watch.concurrentLists);
         const watch = (cluster: string) =>
           createWatcher(clients.get(cluster)!, config, fleetClusters, logger, limitList);
@@ -177,27 +200,6 @@ export const fluxFleetPlugin = createBackendPlugin({
           fleetSignals.close();
         });
 
-        httpRouter.use(
-          await createRouter({
-            httpAuth,
-            auth,
-            lifecycle,
-            fleetIndex: index,
-            catalog,
-            signals: fleetSignals,
-            readAccess: new ReadAccess(permissions, permissionsRegistry),
-            logger,
-            auditor,
-            ownership,
-            actionAccess: new ActionAccess(permissions, permissionsRegistry),
-            actions,
-            writeAccess,
-            capacity: capacityAnswers,
-            environments: new Map(
-              config.clusters.flatMap(c => (c.environment ? [[c.name, c.environment] as const] : [])),
-            ),
-          }),
-        );
         // the same answers as actions for assistants (MCP) and scripts, through the REST API above
         registerFluxFleetActions({ actionsRegistry, auth, discovery });
       },

@@ -124,7 +124,7 @@ export class FleetPersistence {
     const headers = await this.store.headers();
     for (const header of headers) {
       if (clusters.clusterNames().includes(header.cluster)) {
-        await this.load(header, false);
+        await this.load(header, false, true);
       }
     }
     if (this.replication) {
@@ -315,12 +315,13 @@ export class FleetPersistence {
   }
 
   /** Loads a snapshot; `holderAlive` says whether a replica watches its cluster now (undefined: at start). */
-  private async load(header: SnapshotHeader, holderAlive?: boolean) {
+  /** @param atStart - at start, when the API waits for it (see decodeSnapshot). */
+  private async load(header: SnapshotHeader, holderAlive?: boolean, atStart = false) {
     const row = await this.store!.read(header.cluster);
     if (!row) return;
     let data;
     try {
-      data = await decodeSnapshot(row.data, this.options.clusters.valuePool);
+      data = await decodeSnapshot(row.data, this.options.clusters.valuePool, { onThisThread: atStart });
     } catch (error) {
       this.options.logger.warn(
         `Flux Fleet ignores the snapshot of cluster '${row.cluster}' (version ${row.version}): ${error}`,
