@@ -19,12 +19,12 @@ export function addCapacityRoutes(
 ): void {
   router.get('/capacity', async (req, res) => {
     const query = parseInput(capacityQuerySchema, req.query, 'query');
-    send(res, answers.report(query));
+    send(res, await answers.report(query));
   });
 
   router.get('/capacity/plan', async (req, res) => {
     const query = parseInput(capacityPlanQuerySchema, req.query, 'query');
-    send(res, answers.plan(query.cluster, query.instance, query.shards));
+    send(res, await answers.plan(query.cluster, query.instance, query.shards));
   });
 
   router.get('/capacity/history', async (req, res) => {
