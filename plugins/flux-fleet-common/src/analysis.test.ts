@@ -349,6 +349,7 @@ describe('analyseCluster', () => {
         cluster: 'prod-eu',
         name: 'flux-legacy',
         version: 'v2.2.0',
+        versionSource: 'version-label',
         operatorManaged: false,
         watchAllNamespaces: true,
         lockdown: true,
@@ -361,6 +362,7 @@ describe('analyseCluster', () => {
         cluster: 'prod-eu',
         name: 'flux-system',
         version: 'v2.8.3',
+        versionSource: 'flux-operator',
         operatorManaged: false,
         fluxInstance: 'flux',
         watchAllNamespaces: true,
@@ -370,6 +372,32 @@ describe('analyseCluster', () => {
         objectCount: 31,
       },
     ]);
+  });
+
+  it("takes an instance's version from its FluxReport while its FluxInstance states none (rules §10)", () => {
+    const input = scenario();
+    const objects = [...input.objects];
+    // a FluxInstance not applied yet (no status), and the report the operator writes of what runs
+    const unapplied = objects.map(o =>
+      o.kind === 'FluxInstance' ? recordOf({ ...fluxInstance(), status: {} }) : o,
+    );
+    const report = recordOf({
+      apiVersion: 'fluxcd.controlplane.io/v1',
+      kind: 'FluxReport',
+      metadata: { name: 'flux', namespace: 'flux-system' },
+      spec: { distribution: { version: 'v2.8.1', status: 'Installed', managedBy: 'flux-operator' } },
+    });
+    expect(report.revision).toBe('v2.8.1');
+    const instanceOf = (o: FluxObjectRecord[]) =>
+      analyseCluster({ ...input, objects: o }).instances.find(i => i.name === 'flux-system');
+    expect(instanceOf([...unapplied, report])).toMatchObject({
+      version: 'v2.8.1',
+      versionSource: 'flux-operator',
+    });
+    // the FluxInstance's applied revision wins over the report
+    expect(instanceOf([...objects, report])).toMatchObject({ version: 'v2.8.3', versionSource: 'flux-operator' });
+    // with neither, the controllers say it
+    expect(instanceOf(unapplied)?.versionSource).not.toBe('flux-operator');
   });
 
   it('summarises shards with counts and the load of their busiest controller', () => {

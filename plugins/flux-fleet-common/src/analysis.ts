@@ -449,13 +449,16 @@ function summarise(
 
   const instanceCounts = new Map<string, number>();
   const fluxInstances = new Map<string, FluxObjectRecord>();
+  /** The operator's FluxReport of each instance namespace: its version when the FluxInstance states none yet. */
+  const fluxReports = new Map<string, FluxObjectRecord>();
   for (let i = 0; i < records.length; i++) {
     const record = records[i];
     const { owner, state } = derivations[i];
-    if (record.kind === 'FluxInstance') {
-      const known = fluxInstances.get(record.namespace);
+    if (record.kind === 'FluxInstance' || record.kind === 'FluxReport') {
+      const byNamespace = record.kind === 'FluxInstance' ? fluxInstances : fluxReports;
+      const known = byNamespace.get(record.namespace);
       if (known === undefined || compareText(record.name, known.name) < 0) {
-        fluxInstances.set(record.namespace, record);
+        byNamespace.set(record.namespace, record);
       }
     }
     if (owner.status !== 'ok' || owner.instance === null) continue;
@@ -521,11 +524,13 @@ function summarise(
       };
       const fluxInstance = fluxInstances.get(name);
       if (fluxInstance !== undefined) summary.fluxInstance = fluxInstance.name;
-      const { version } = deriveInstanceFluxVersion(
+      const { version, source } = deriveInstanceFluxVersion(
         list,
-        operatorFluxVersion(fluxInstance?.revision),
+        operatorFluxVersion(fluxInstance?.revision) ??
+          operatorFluxVersion(fluxReports.get(name)?.revision),
       );
       if (version !== undefined) summary.version = version;
+      if (source !== undefined) summary.versionSource = source;
       if (
         components.has('kustomize-controller') ||
         components.has('helm-controller')

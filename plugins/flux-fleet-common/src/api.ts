@@ -3,6 +3,7 @@
  * frontend client that reads them. The OpenAPI schema of the backend describes the same shapes.
  */
 import type { EnvironmentSource } from './clusterEnvironment';
+import type { FluxVersionSource } from './fluxVersion';
 import type {
   Finding,
   FluxController,
@@ -166,6 +167,8 @@ export interface InstanceSummary {
   /** The instance name: its namespace. */
   name: string;
   version?: string;
+  /** Where {@link InstanceSummary.version} comes from (rules §10). */
+  versionSource?: FluxVersionSource;
   operatorManaged: boolean;
   /** Name of the FluxInstance that manages it, when there is one. */
   fluxInstance?: string;

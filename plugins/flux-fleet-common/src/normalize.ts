@@ -556,7 +556,7 @@ function normalizeUnsafe(
     reconciling: conditions.Reconciling,
     observedGeneration,
     lastHandledReconcileAt: status.string('lastHandledReconcileAt'),
-    revision: builder.intern(appliedRevisionOf(kind, status)),
+    revision: builder.intern(appliedRevisionOf(kind, status, spec)),
     attemptedRevision: builder.intern(attemptedRevisionOf(kind, status)),
     artifactHost:
       artifactUrl === undefined

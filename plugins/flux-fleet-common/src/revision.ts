@@ -21,11 +21,14 @@ const ARTIFACT_KINDS: ReadonlySet<FluxKind> = new Set([
  * - HelmRelease: `status.history[0].chartVersion` (v2beta2+), else `status.lastAppliedRevision` (v2beta1);
  * - sources and ExternalArtifact: `status.artifact.revision`;
  * - ImagePolicy: `status.latestRef.tag` (v1), else `status.latestImage` (v1beta2);
- * - ImageUpdateAutomation: `status.lastPushCommit`.
+ * - ImageUpdateAutomation: `status.lastPushCommit`;
+ * - FluxReport: `spec.distribution.version`, the Flux release the operator found installed (it writes the report's
+ *   spec itself, from what runs).
  */
 export function appliedRevisionOf(
   kind: FluxKind,
   status: FieldReader,
+  spec?: FieldReader,
 ): string | undefined {
   if (ARTIFACT_KINDS.has(kind)) {
     return status.object('artifact').string('revision');
@@ -51,6 +54,8 @@ export function appliedRevisionOf(
     }
     case 'ImageUpdateAutomation':
       return status.string('lastPushCommit');
+    case 'FluxReport':
+      return spec?.object('distribution').string('version');
     default:
       return undefined;
   }

@@ -74,10 +74,10 @@ export class FleetIndex implements FleetIndexService {
       this.fleet.all().map(entry => ({
         cluster: entry.name,
         controllers: [...entry.store.controllers.values()],
-        // what the analysis read from the Flux Operator (FluxInstance revision) for operator-managed instances
+        // what the analysis read from the Flux Operator (FluxInstance revision, else FluxReport distribution)
         operatorVersions: new Map(
           entry.view.instances
-            .filter(i => i.fluxInstance !== undefined && i.version !== undefined)
+            .filter(i => i.versionSource === 'flux-operator' && i.version !== undefined)
             .map(i => [i.name, i.version!]),
         ),
         crds: [...entry.store.crds.values()],

@@ -249,6 +249,10 @@ export const instanceSummarySchema = z
     cluster: z.string(),
     name: z.string(),
     version: z.string().optional(),
+    versionSource: z
+      .enum(['flux-operator', 'version-label', 'controller-images'])
+      .optional()
+      .describe("where the version comes from: the Flux Operator's FluxInstance or FluxReport, the Deployments' version label, or the controllers' images (rules §10)"),
     operatorManaged: z.boolean(),
     fluxInstance: z.string().optional(),
     watchAllNamespaces: z.boolean(),

@@ -119,7 +119,10 @@ export const ObjectActions = (props: {
                 a.disabledReason ? reasonId(a.action) : undefined
               }
             >
+              {/* a menu item does not wrap by default: a permission message of a sentence or two would widen the
+                  menu past the page; it wraps within a readable width instead */}
               <ListItemText
+                style={{ whiteSpace: 'normal', maxWidth: 360 }}
                 primary={a.label}
                 secondary={a.disabledReason}
                 secondaryTypographyProps={{ id: reasonId(a.action) }}
