@@ -91,7 +91,7 @@ export async function startFleetSim(
   input: FleetSimOptions = {},
 ): Promise<FleetSim> {
   const options = resolveOptions(input);
-  const tls = options.tls ? generateTls([options.host]) : undefined;
+  const tls = options.tls ? await generateTls([options.host]) : undefined;
   const caData = tls ? Buffer.from(tls.ca).toString('base64') : undefined;
   const generated = generateFleet(options);
   const timing = {

@@ -3,7 +3,6 @@
  * namespace label, else none (the UI then reads it from the cluster's name). A label lets a platform team that
  * manages clusters in Git say it where the cluster is described, instead of in Backstage's config for each one.
  */
-import type { NamespaceRecord } from './record';
 
 /** The namespace label that names a cluster's environment (`prod`, `staging`…). */
 export const ENVIRONMENT_LABEL = 'flux-fleet.io/environment';
@@ -30,7 +29,8 @@ export interface ClusterEnvironment {
  */
 export function clusterEnvironment(input: {
   configured?: string;
-  namespaces: { get(name: string): Pick<NamespaceRecord, 'labels'> | undefined };
+  /** The cluster's namespaces by name (their records; only the labels are read). */
+  namespaces: { get(name: string): { readonly labels: Readonly<Record<string, string>> } | undefined };
   instanceNamespaces: Iterable<string>;
 }): ClusterEnvironment | undefined {
   if (input.configured) return { environment: input.configured, source: { from: 'config' } };
