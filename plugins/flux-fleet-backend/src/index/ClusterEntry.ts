@@ -1,8 +1,10 @@
-import type { ClusterHealth, ClusterStatus } from '@flux-fleet/plugin-flux-fleet-common';
-import type { ClusterView } from '../derive/ClusterView';
-import type { ClusterStore } from '../records/ClusterStore';
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import type { ClusterHealth, ClusterStatus, ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
+import type { AnalysisSettings } from '../config/FleetConfig';
+import { ClusterView } from '../derive/ClusterView';
+import { ClusterStore } from '../records/ClusterStore';
 import type { WatchHealthProbe } from '../watch/startWatching';
-import type { AnalysisScheduler } from './AnalysisScheduler';
+import { AnalysisScheduler } from './AnalysisScheduler';
 
 /** The health of a cluster that another replica watches, as its last snapshot says. */
 export type RemoteHealth = ClusterHealth;
@@ -35,4 +37,47 @@ export interface ClusterEntry {
   staleSince?: number;
   /** Bumped on every change of the view, for caches. */
   version: number;
+}
+
+/**
+ * A cluster's entry with its empty store and view, and the scheduler of its analyses, which calls back into the
+ * fleet (`analyse`, `rederiveStatus`) and holds the first analysis while its first list goes on.
+ */
+export function createClusterEntry(
+  name: string,
+  deps: {
+    pool: ValuePool;
+    logger: LoggerService;
+    eventsPerObject: number;
+    analysis: AnalysisSettings;
+    now: () => number;
+    storeChanged: () => void;
+    analyse: () => void;
+    rederiveStatus: () => boolean;
+  },
+): ClusterEntry {
+  const store = new ClusterStore(name, deps.pool, deps.logger, deps.eventsPerObject, deps.storeChanged);
+  const entry: ClusterEntry = {
+    name,
+    store,
+    view: new ClusterView(name, store.objects),
+    scheduler: new AnalysisScheduler(
+      deps.analysis,
+      {
+        analyse: deps.analyse,
+        rederiveStatus: deps.rederiveStatus,
+        structuralPending: () => store.peekChanges().structural,
+        // not "never analysed": an analysis of what the list has read so far must not end the hold
+        initialSync: () =>
+          entry.watch !== undefined &&
+          entry.restoredAt === undefined &&
+          !entry.syncedOnce &&
+          !entry.watch().listed,
+        synced: () => entry.watch?.().listed ?? false,
+      },
+      deps.now,
+    ),
+    version: 0,
+  };
+  return entry;
 }

@@ -3,12 +3,11 @@ import { ClusterHealth, describeBehind, ValuePool } from '@flux-fleet/plugin-flu
 import type { FleetIndexChange } from '@flux-fleet/plugin-flux-fleet-node';
 import type { AnalysisSettings, TenantRule } from '../config/FleetConfig';
 import { analyseStore } from '../derive/analyseStore';
-import { ClusterView, ViewChanges } from '../derive/ClusterView';
-import { ClusterStore } from '../records/ClusterStore';
+import type { ViewChanges } from '../derive/ClusterView';
+import type { ClusterStore } from '../records/ClusterStore';
 import type { ClusterSnapshotData, ClusterSnapshotSource } from '../records/snapshotTypes';
 import type { WatchHealthProbe, WatchTargets } from '../watch/startWatching';
-import { AnalysisScheduler } from './AnalysisScheduler';
-import type { ClusterEntry, RemoteHealth } from './ClusterEntry';
+import { createClusterEntry, type ClusterEntry, type RemoteHealth } from './ClusterEntry';
 import { healthOf, staleSinceOf } from './clusterHealth';
 import { snapshotSourceOf } from './snapshotSource';
 import { deltaSourceOf, type SentSupporting } from './deltaSource';
@@ -51,31 +50,16 @@ export class FleetClusters implements WatchTargets {
   constructor(private readonly options: FleetClustersOptions) {
     this.now = options.now ?? Date.now;
     for (const name of options.clusters) {
-      const store = new ClusterStore(name, this.valuePool, options.logger, options.eventsPerObject, () =>
-        this.storeChanged(name),
-      );
-      const entry: ClusterEntry = {
-        name,
-        store,
-        view: new ClusterView(name, store.objects),
-        scheduler: new AnalysisScheduler(
-          options.analysis,
-          {
-            analyse: () => this.analyse(entry),
-            rederiveStatus: () => this.rederiveStatus(entry),
-            structuralPending: () => store.peekChanges().structural,
-            // not "never analysed": an analysis of what the list has read so far must not end the hold
-            initialSync: () =>
-              entry.watch !== undefined &&
-              entry.restoredAt === undefined &&
-              !entry.syncedOnce &&
-              !entry.watch().listed,
-            synced: () => entry.watch?.().listed ?? false,
-          },
-          this.now,
-        ),
-        version: 0,
-      };
+      const entry = createClusterEntry(name, {
+        pool: this.valuePool,
+        logger: options.logger,
+        eventsPerObject: options.eventsPerObject,
+        analysis: options.analysis,
+        now: this.now,
+        storeChanged: () => this.storeChanged(name),
+        analyse: () => this.analyse(entry),
+        rederiveStatus: () => this.rederiveStatus(entry),
+      });
       this.entries.set(name, entry);
     }
     this.readyPromise = new Promise(resolve => {

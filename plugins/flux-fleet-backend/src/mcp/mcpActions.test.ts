@@ -1,11 +1,10 @@
-import { mockCredentials, mockServices } from '@backstage/backend-test-utils';
+import { mockCredentials } from '@backstage/backend-test-utils';
 import {
   actionsRegistryServiceFactory,
   actionsServiceFactory,
 } from '@backstage/backend-defaults/alpha';
 import mcpActionsPlugin from '@backstage/plugin-mcp-actions-backend';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { startFleetSim, type FleetSim, type SimCluster } from '@flux-fleet/fleet-sim';
 import {
   FLUX_KIND_PLURAL,
@@ -22,16 +21,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { ALICE, BOB, ownershipPolicy, TEAM } from '../__testUtils__/actionFixtures';
 import { capturingRootLogger } from '../__testUtils__/capturingRootLogger';
 import { FleetBackend, startFleetBackend } from '../__testUtils__/startFleetBackend';
 
 jest.setTimeout(150_000);
-
-/** Alice's team owns checkout; Bob owns nothing. */
-const ALICE = 'user:default/alice';
-const BOB = 'user:default/bob';
-const TEAM = 'group:default/team-checkout';
-const OWNERSHIP: Record<string, string[]> = { [ALICE]: [ALICE, TEAM], [BOB]: [BOB] };
 
 const TOOLS = [
   'flux-fleet.explain-flux-object',
@@ -137,26 +131,8 @@ describe('Flux Fleet over MCP', () => {
             },
           ],
         }),
-        mockServices.permissions.mock({
-          // the app's example policy: everybody reads, owners act (IS_OWNED_BY with the caller's ownership refs)
-          authorizeConditional: async (requests, options) => {
-            const user = (options.credentials.principal as any).userEntityRef as string;
-            return requests.map(({ permission }) =>
-              permission.name === 'flux-fleet.object.read'
-                ? { result: AuthorizeResult.ALLOW }
-                : ({
-                    result: AuthorizeResult.CONDITIONAL,
-                    pluginId: 'flux-fleet',
-                    resourceType: 'flux-fleet-object',
-                    conditions: {
-                      rule: 'IS_OWNED_BY',
-                      resourceType: 'flux-fleet-object',
-                      params: { claims: OWNERSHIP[user] ?? [user] },
-                    },
-                  } as any),
-            );
-          },
-        }).factory,
+        // the app's example policy: everybody reads, owners act (Alice's team owns checkout; Bob owns nothing)
+        ownershipPolicy().factory,
       ],
     });
     await fleet.waitFor('every cluster synced', async () => {

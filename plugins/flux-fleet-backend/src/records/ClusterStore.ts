@@ -21,6 +21,7 @@ import { apiVersionOf, WatchedResource } from '../watch/WatchedResource';
 import { readFluxEvent, StoredEvent } from './fluxEvents';
 import type { ClusterDeltaData } from './clusterDeltaTypes';
 import { RecordTable } from './RecordTable';
+import { RecentEvents } from './RecentEvents';
 import { classifyRecordChange, sameValue } from './recordChange';
 import {
   describeRaw,
@@ -54,9 +55,7 @@ export class ClusterStore implements ClusterSinks {
   /** The Flux CRDs, by name, for upgrade readiness (rules §10). */
   readonly crds = new Map<string, FluxCrdRecord>();
   /** Recent events, by object key, newest first. */
-  readonly events = new Map<string, StoredEvent[]>();
-  /** Event id → object key, oldest first, to keep the cluster's events bounded. */
-  private readonly eventOrder = new Map<string, string>();
+  readonly events: RecentEvents;
   /** Objects that could not be read, by `kind namespace/name`, with why. */
   readonly malformed = new Map<string, string>();
   /** Objects malformed as read, skipped or read with problems: each logged once, counted in the health. */
@@ -68,11 +67,12 @@ export class ClusterStore implements ClusterSinks {
     readonly cluster: string,
     private readonly pool: ValuePool,
     logger: LoggerService,
-    private readonly eventsPerObject: number,
+    eventsPerObject: number,
     /** Called after every change; the index debounces. */
     private readonly onChange: () => void,
   ) {
     this.malformedObjects = new MalformedObjects(cluster, logger);
+    this.events = new RecentEvents(eventsPerObject, MAX_EVENTS_PER_CLUSTER);
   }
 
   /**
@@ -135,16 +135,7 @@ export class ClusterStore implements ClusterSinks {
       snapshot.workloads.map(w => [w.id, w] as const),
     );
     if (snapshot.events) {
-      const incoming = new Map(snapshot.events);
-      for (const [key, list] of incoming) {
-        if (!sameValue(this.events.get(key), list)) this.pending.eventKeys.add(key);
-      }
-      this.events.clear();
-      this.eventOrder.clear();
-      for (const [key, list] of incoming) {
-        this.events.set(key, list);
-        for (const e of list) this.eventOrder.set(e.id, key);
-      }
+      for (const key of this.events.replaceAll(snapshot.events)) this.pending.eventKeys.add(key);
     }
     this.onChange();
   }
@@ -166,13 +157,7 @@ export class ClusterStore implements ClusterSinks {
       this.replaceIfChanged(this.workloads, delta.workloads.map(w => [w.id, w] as const));
     }
     for (const [key, list] of delta.events) {
-      if (sameValue(this.events.get(key) ?? [], list)) continue;
-      this.removeEvents(key);
-      if (list.length && this.objects.has(key)) {
-        this.events.set(key, list);
-        for (const e of list) this.eventOrder.set(e.id, key);
-      }
-      this.pending.eventKeys.add(key);
+      if (this.events.set(key, this.objects.has(key) ? list : [])) this.pending.eventKeys.add(key);
     }
     this.onChange();
   }
@@ -340,7 +325,7 @@ export class ClusterStore implements ClusterSinks {
     // keys are cluster/namespace/kind/name, none of which holds a '/'
     const [, namespace, kind, name] = key.split('/');
     this.malformedObjects.forget(kind, namespace, name);
-    this.removeEvents(key);
+    this.events.remove(key);
     this.pending.structural = true;
     this.pending.changedKeys.add(key);
     this.pending.statusKeys.delete(key);
@@ -363,35 +348,9 @@ export class ClusterStore implements ClusterSinks {
   }
 
   private addEvent(objectKey: string, event: StoredEvent) {
-    const list = (this.events.get(objectKey) ?? []).filter(
-      e => e.id !== event.id,
-    );
-    list.push(event);
-    list.sort((a, b) => b.at - a.at);
-    for (const dropped of list.splice(this.eventsPerObject)) {
-      this.eventOrder.delete(dropped.id);
-    }
-    this.events.set(objectKey, list);
-    this.eventOrder.delete(event.id);
-    if (list.includes(event)) this.eventOrder.set(event.id, objectKey);
-    while (this.eventOrder.size > MAX_EVENTS_PER_CLUSTER) {
-      const [oldestId, oldestKey] = this.eventOrder.entries().next().value!;
-      this.eventOrder.delete(oldestId);
-      const remaining = (this.events.get(oldestKey) ?? []).filter(
-        e => e.id !== oldestId,
-      );
-      if (remaining.length) this.events.set(oldestKey, remaining);
-      else this.events.delete(oldestKey);
-    }
+    this.events.add(objectKey, event);
     this.pending.eventKeys.add(objectKey);
     this.onChange();
-  }
-
-  private removeEvents(objectKey: string) {
-    for (const event of this.events.get(objectKey) ?? []) {
-      this.eventOrder.delete(event.id);
-    }
-    this.events.delete(objectKey);
   }
 
   /** A supporting object changed: owners, tenants or services may follow. */

@@ -8,6 +8,7 @@ import {
 import { capacityFor, grown, INITIAL_CAPACITY } from './columns';
 import { fillTemplate, messageTemplate } from './messageTemplate';
 import { packTime, unpackTime } from './packedTime';
+import { ValueCodes } from './ValueCodes';
 
 /** The fields most records do not have, kept in one object per slot that has any. */
 interface RecordExtras {
@@ -37,48 +38,6 @@ interface RecordExtras {
   problems?: readonly string[];
   /** When it was last written at another version than the one read (rules §10). */
   writtenApiVersion?: string;
-}
-
-/** A small number stands for each distinct value of a column; the table of values is per cluster. */
-class ValueCodes {
-  private readonly codes = new Map<string, number>();
-  /** Code → value; code 0 is "no value". */
-  private values: Array<string | undefined> = [undefined];
-
-  code(value: string | undefined): number {
-    if (value === undefined) return 0;
-    let code = this.codes.get(value);
-    if (code === undefined) {
-      code = this.values.length;
-      this.values.push(value);
-      this.codes.set(value, code);
-    }
-    return code;
-  }
-
-  value(code: number): string | undefined {
-    return this.values[code];
-  }
-
-  get size(): number {
-    return this.values.length;
-  }
-
-  /** Keeps only the values still used; returns the old code → new code mapping. */
-  compact(used: Uint32Array, count: number): Uint32Array {
-    const remap = new Uint32Array(this.values.length);
-    const values: Array<string | undefined> = [undefined];
-    this.codes.clear();
-    for (let i = 0; i < count; i++) {
-      const old = used[i];
-      if (old === 0 || remap[old] !== 0) continue;
-      remap[old] = values.length;
-      this.codes.set(this.values[old]!, values.length);
-      values.push(this.values[old]);
-    }
-    this.values = values;
-    return remap;
-  }
 }
 
 /** Values of a column of codes beyond which unused ones are dropped. */
