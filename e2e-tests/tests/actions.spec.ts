@@ -57,7 +57,7 @@ test('an owner reconciles from the card and sees the controller handle it', asyn
   const status = object.getByTestId('flux-fleet-action-status');
   // the simulated controller echoes the request after 0.5–1 s; the signal on the object's channel brings it here
   await expect(status).toHaveText('Reconciled: the controller handled the request.');
-  await page.screenshot({ path: screenshotPath('actions-reconciled.png') });
+  await page.screenshot({ animations: 'disabled', path: screenshotPath('actions-reconciled.png') });
 });
 
 test('a user who does not own the service sees the actions disabled with the reason, and the API refuses them', async ({
@@ -80,7 +80,7 @@ test('a user who does not own the service sees the actions disabled with the rea
       `You do not have the permission flux-fleet.object.${permission} on ${key}.`,
     );
   }
-  await page.screenshot({ path: screenshotPath('actions-not-permitted.png') });
+  await page.screenshot({ animations: 'disabled', path: screenshotPath('actions-not-permitted.png') });
   await page.keyboard.press('Escape');
 
   // the button is not the only guard: the backend refuses the request itself

@@ -76,6 +76,7 @@ test('a cluster that goes down shows as unreachable with stale rows, while the o
       );
     }
     await page.screenshot({
+      animations: 'disabled',
       path: screenshotPath('entity-card-cluster-down.png'),
       fullPage: true,
     });

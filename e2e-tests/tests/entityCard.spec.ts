@@ -66,6 +66,7 @@ for (const service of SERVICES) {
 
     if (service === 'checkout') {
       await page.screenshot({
+        animations: 'disabled',
         path: screenshotPath('entity-card.png'),
         fullPage: true,
       });

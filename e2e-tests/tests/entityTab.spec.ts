@@ -80,10 +80,10 @@ test("the Flux tab lists every Flux object of a service, and an object's detail 
   await expect(drawer.getByTestId('flux-fleet-cli')).toContainText(
     `flux get kustomization ${target.name} -n ${target.namespace} --context ${target.cluster}`,
   );
-  await page.screenshot({ path: screenshotPath('entity-tab-detail.png') });
+  await page.screenshot({ animations: 'disabled', path: screenshotPath('entity-tab-detail.png') });
   // the copyable commands, further down the drawer
   await drawer.getByTestId('flux-fleet-cli').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: screenshotPath('entity-tab-detail-commands.png') });
+  await page.screenshot({ animations: 'disabled', path: screenshotPath('entity-tab-detail-commands.png') });
 
   await drawer.getByRole('button', { name: 'Close' }).click();
   await expect(drawer).toBeHidden();

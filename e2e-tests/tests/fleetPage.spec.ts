@@ -44,6 +44,7 @@ test('the fleet page lists every finding of the ground truth, and each group lea
     );
   }
   await page.screenshot({
+    animations: 'disabled',
     path: screenshotPath('fleet-page-findings.png'),
     fullPage: true,
   });
@@ -63,6 +64,7 @@ test('the fleet page lists every finding of the ground truth, and each group lea
     expect(keys.sort(), `objects of the ${type} group`).toEqual(expected);
     if (type === 'orphan') {
       await page.screenshot({
+        animations: 'disabled',
         path: screenshotPath('fleet-page-orphans.png'),
         fullPage: true,
       });

@@ -45,7 +45,7 @@ test("search finds a shard's entity by the shard's name", async ({ page }) => {
       ).toHaveCount(1, { timeout: 5_000 });
     }
   }).toPass({ timeout: INDEXED_WITHIN_MS });
-  await page.screenshot({ path: screenshotPath('search-shard.png') });
+  await page.screenshot({ animations: 'disabled', path: screenshotPath('search-shard.png') });
 });
 
 test("search finds a service's Kustomizations by the service's name", async ({
@@ -96,5 +96,5 @@ test("search finds a service's Kustomizations by the service's name", async ({
       `Kustomizations of ${service} (cluster|namespace) not found in ${pages} pages of results`,
     ).toEqual([]);
   }).toPass({ timeout: INDEXED_WITHIN_MS });
-  await page.screenshot({ path: screenshotPath('search-service.png') });
+  await page.screenshot({ animations: 'disabled', path: screenshotPath('search-service.png') });
 });

@@ -103,7 +103,7 @@ for (const theme of ['light', 'dark'] as const) {
       await view.open?.(page);
 
       mkdirSync(SHOTS, { recursive: true });
-      await page.screenshot({ path: join(SHOTS, `${view.name}-${theme}.png`) });
+      await page.screenshot({ animations: 'disabled', path: join(SHOTS, `${view.name}-${theme}.png`) });
 
       // the Flux Fleet views only (the catalog's About card, relations graph and profile card are Backstage's);
       // Backstage's Table puts its sort buttons in header cells it makes focusable (nested-interactive): not ours

@@ -114,6 +114,9 @@ export const ObjectActions = (props: {
             <MenuItem
               key={a.action}
               disabled={Boolean(a.disabledReason)}
+              // a disabled item is drawn at half opacity: its reason would be too faint to read, so only the label
+              // is greyed (textSecondary below)
+              style={a.disabledReason ? { opacity: 1 } : undefined}
               onClick={() => start(a.action)}
               aria-describedby={
                 a.disabledReason ? reasonId(a.action) : undefined
@@ -124,6 +127,9 @@ export const ObjectActions = (props: {
               <ListItemText
                 style={{ whiteSpace: 'normal', maxWidth: 360 }}
                 primary={a.label}
+                primaryTypographyProps={
+                  a.disabledReason ? { color: 'textSecondary' } : undefined
+                }
                 secondary={a.disabledReason}
                 secondaryTypographyProps={{ id: reasonId(a.action) }}
               />
