@@ -60,9 +60,8 @@ const answeredAt = Date.now();
 const objects = answer.reduce((n, c) => n + c.objectCount, 0);
 const statuses = [...new Set(answer.map(c => c.status))].sort().join(', ');
 const restored = answer.every(c => c.status === 'restored' && c.objectCount > 0);
-let synced;
-while (!(synced = await clusters())?.every(c => c.synced)) {
-  if (Date.now() - answeredAt > 300_000) break;
+while (!(await clusters())?.every(c => c.synced)) {
+  if (Date.now() - answeredAt > 300_000) throw new Error('restart: not every cluster synced 300 s after the restore');
   await sleep(100);
 }
 const syncedAt = Date.now();

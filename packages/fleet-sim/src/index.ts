@@ -20,6 +20,6 @@ export type {
   Enforcement,
 } from './truth/groundTruth';
 export type { TargetGroup } from './capacity/scrapeTargets';
-export type { PodMetricsFault } from './capacity/clusterMetrics';
+export type { PodMetricsFault } from './sim/faults';
 export { FLUX_RELEASES, servedFluxVersions } from './api/fluxReleases';
 export type { FluxRelease, FluxComponent } from './api/fluxReleases';

@@ -134,7 +134,7 @@ export const fluxFleetPlugin = createBackendPlugin({
         const watchVerdicts = createVerdictWatch(
           {
             clusterNames: () => index.clusterNames(),
-            reportOf: cluster => capacityAnswers.clusterReportInTurns(cluster),
+            reportOf: cluster => capacityAnswers.report({ cluster }),
           },
           changed => fleetSignals.capacityChanged(changed),
         );
@@ -162,9 +162,6 @@ export const fluxFleetPlugin = createBackendPlugin({
             actions,
             writeAccess,
             capacity: capacityAnswers,
-            environments: new Map(
-              config.clusters.flatMap(c => (c.environment ? [[c.name, c.environment] as const] : [])),
-            ),
           }),
         );
         const limitList = createLimiter(config.watch.concurrentLists);

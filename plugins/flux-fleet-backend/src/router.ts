@@ -63,8 +63,6 @@ export interface RouterOptions {
   writeAccess: WriteAccess;
   /** The answers of the capacity routes (the index joined with the collector's measurements). */
   capacity: CapacityAnswers;
-  /** Cluster → its configured environment (`fluxFleet.clusters[].environment`), laid over each cluster's health. */
-  environments?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -122,16 +120,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       ),
     );
   /** Cluster health with whether its credentials may write. */
-  const environments = options.environments ?? new Map<string, string>();
-  const clusters = () =>
-    fleetIndex.clusters().map(c => {
-      const health = writeAccess.withReadOnly(c);
-      const environment = environments.get(c.name);
-      // configured wins over a namespace label (rules §11)
-      return environment
-        ? { ...health, environment, environmentSource: { from: 'config' as const } }
-        : health;
-    });
+  const clusters = () => fleetIndex.clusters().map(c => writeAccess.withReadOnly(c));
   const links = new EntityLinkCache({
     catalog,
     auth,

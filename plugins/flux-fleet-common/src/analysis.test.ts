@@ -396,8 +396,8 @@ describe('analyseCluster', () => {
     });
     // the FluxInstance's applied revision wins over the report
     expect(instanceOf([...objects, report])).toMatchObject({ version: 'v2.8.3', versionSource: 'flux-operator' });
-    // with neither, the controllers say it
-    expect(instanceOf(unapplied)?.versionSource).not.toBe('flux-operator');
+    // with neither, the Deployments' version label says it
+    expect(instanceOf(unapplied)).toMatchObject({ version: 'v2.8.3', versionSource: 'version-label' });
   });
 
   it('summarises shards with counts and the load of their busiest controller', () => {

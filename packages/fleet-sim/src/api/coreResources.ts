@@ -4,7 +4,7 @@
  * stores and serves them like kube-apiserver (names, short names, scope, printer columns); it does not act on
  * them. Kept apart from `resourceTypes.ts` so that other core kinds can be added there without conflict.
  */
-import type { PrinterColumn, ResourceType } from './resourceTypes';
+import type { PrinterColumn, ResourceType } from './resourceType';
 
 const VERBS = [
   'create',

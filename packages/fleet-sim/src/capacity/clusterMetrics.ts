@@ -8,8 +8,11 @@
 import type { ServerResponse } from 'node:http';
 import { coreResourceType } from '../api/resourceTypes';
 import { parseStored } from '../store/clusterStore';
-import type { ControllerPod } from '../sim/controllerPods';
-import type { SimulatedCluster } from '../sim/simulatedCluster';
+import type { ControlPlane } from '../sim/controlPlane';
+import type { ControllerPod, ControllerPods } from '../sim/controllerPods';
+import type { Faults, PodMetricsFault } from '../sim/faults';
+import type { ClusterStore } from '../store/clusterStore';
+import type { SimulatedObject } from '../fleet/model';
 import {
   deploymentLoads,
   limitsOf,
@@ -24,15 +27,17 @@ export const HUGE_BODY_BYTES = 64 * 2 ** 20;
 const WARM_UP_MS = 10 * 60_000;
 const IGNORED_KINDS = new Set(['Pod', 'Event', 'Namespace', 'ServiceAccount']);
 
-/** Metrics faults one pod can be given. */
-export type PodMetricsFault =
-  | 'garbage'
-  | 'huge'
-  | 'hang'
-  | 'slow'
-  | 'nan'
-  | 'missing'
-  | 'reset';
+/**
+ * What the metrics read of their cluster: a narrow view of the SimulatedCluster that creates them, so the two
+ * modules do not import each other.
+ */
+export interface MetricsSource {
+  readonly store: ClusterStore;
+  readonly records: ReadonlyMap<string, SimulatedObject>;
+  readonly controlPlane: Pick<ControlPlane, 'all'>;
+  readonly pods: ControllerPods;
+  readonly faults: Faults;
+}
 
 /** The metrics of one cluster's controller pods. */
 export class ClusterMetrics {
@@ -46,7 +51,7 @@ export class ClusterMetrics {
    */
   private readonly startedAt = Date.now() - WARM_UP_MS;
 
-  constructor(private readonly cluster: SimulatedCluster) {
+  constructor(private readonly cluster: MetricsSource) {
     cluster.store.subscribe(event => {
       if (!IGNORED_KINDS.has(event.resource.kind)) this.invalidate();
     });

@@ -1,4 +1,12 @@
-import type { PodMetricsFault } from '../capacity/clusterMetrics';
+/** Metrics faults one pod can be given. */
+export type PodMetricsFault =
+  | 'garbage'
+  | 'huge'
+  | 'hang'
+  | 'slow'
+  | 'nan'
+  | 'missing'
+  | 'reset';
 
 const POD_METRICS_FAULTS: readonly PodMetricsFault[] = [
   'garbage',

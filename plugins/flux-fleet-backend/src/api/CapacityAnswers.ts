@@ -75,11 +75,6 @@ export class CapacityAnswers {
     return { items, generatedAt: new Date(this.now()).toISOString() };
   }
 
-  /** The capacity of one cluster's instances (the verdict watch after each round, over the whole fleet). */
-  clusterReportInTurns(cluster: string): Promise<CapacityReport> {
-    return this.report({ cluster });
-  }
-
   /** The sharding plan of one instance (rules §13); `shards` the shards wanted besides `main`. */
   async plan(cluster: string, instance: string, shards?: number): Promise<ShardingPlan> {
     const summary = this.requireInstance(cluster, instance);

@@ -6,7 +6,6 @@ import { FleetConfigError } from './FleetConfigError';
 /** Cluster names appear in object keys (`cluster/namespace/kind/name`), URLs and comma-separated filters. */
 const CLUSTER_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
 
-
 const AUTH_KEYS = [
   'serviceAccountToken',
   'kubeconfig',

@@ -37,6 +37,8 @@ export interface ClusterEntry {
   staleSince?: number;
   /** Bumped on every change of the view, for caches. */
   version: number;
+  /** Its environment as configured (`fluxFleet.clusters[].environment`), when it is. */
+  readonly configuredEnvironment?: string;
 }
 
 /**
@@ -54,6 +56,7 @@ export function createClusterEntry(
     storeChanged: () => void;
     analyse: () => void;
     rederiveStatus: () => boolean;
+    configuredEnvironment?: string;
   },
 ): ClusterEntry {
   const store = new ClusterStore(name, deps.pool, deps.logger, deps.eventsPerObject, deps.storeChanged);
@@ -78,6 +81,7 @@ export function createClusterEntry(
       deps.now,
     ),
     version: 0,
+    ...(deps.configuredEnvironment && { configuredEnvironment: deps.configuredEnvironment }),
   };
   return entry;
 }

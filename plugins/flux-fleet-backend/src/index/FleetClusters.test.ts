@@ -4,7 +4,12 @@ import {
   testFleet,
   watchedTestFleet,
   watchHealth,
+  TEST_ANALYSIS,
 } from '../__testUtils__/fluxFixtures';
+import { mockServices } from '@backstage/backend-test-utils';
+import { NAMESPACES } from '../watch/supportingResources';
+import { FleetClusters } from './FleetClusters';
+import { FleetIndex } from './FleetIndex';
 
 const T0 = Date.parse('2026-07-14T10:00:00Z');
 const KEY = 'lab/apps/Kustomization/payments';
@@ -178,6 +183,36 @@ describe('FleetClusters', () => {
     fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(kustomization('payments'));
     setHealth(watchHealth(true));
     expect(changes).toEqual([[KEY]]);
+    fleet.close();
+  });
+
+  it("gives each cluster its configured environment, else its kube-system label's, following a label change (rules §11)", () => {
+    const fleet = new FleetClusters({
+      clusters: ['configured', 'labelled'],
+      tenants: [],
+      analysis: TEST_ANALYSIS,
+      eventsPerObject: 5,
+      logger: mockServices.logger.mock(),
+      environments: new Map([['configured', 'prod']]),
+    });
+    const index = new FleetIndex(fleet, []);
+    const label = (cluster: string, environment: string) =>
+      fleet
+        .storeOf(cluster)
+        .supporting('namespaces', NAMESPACES)
+        .upsert({ metadata: { name: 'kube-system', labels: { 'flux-fleet.io/environment': environment } } });
+    label('configured', 'staging');
+    label('labelled', 'staging');
+    jest.advanceTimersByTime(1_000);
+    const environments = () =>
+      Object.fromEntries(index.clusters().map(c => [c.name, [c.environment, c.environmentSource]]));
+    expect(environments()).toEqual({
+      configured: ['prod', { from: 'config' }],
+      labelled: ['staging', { from: 'label', namespace: 'kube-system' }],
+    });
+    label('labelled', 'qa');
+    jest.advanceTimersByTime(1_000);
+    expect(environments().labelled).toEqual(['qa', { from: 'label', namespace: 'kube-system' }]);
     fleet.close();
   });
 });

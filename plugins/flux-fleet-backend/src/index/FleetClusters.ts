@@ -23,6 +23,8 @@ export interface FleetClustersOptions {
   analysis: AnalysisSettings;
   eventsPerObject: number;
   logger: LoggerService;
+  /** Cluster → its configured environment (`fluxFleet.clusters[].environment`), which wins over labels (rules §11). */
+  environments?: ReadonlyMap<string, string>;
   /** The clock; `Date.now` by default. */
   now?: () => number;
 }
@@ -59,6 +61,7 @@ export class FleetClusters implements WatchTargets {
         storeChanged: () => this.storeChanged(name),
         analyse: () => this.analyse(entry),
         rederiveStatus: () => this.rederiveStatus(entry),
+        configuredEnvironment: options.environments?.get(name),
       });
       this.entries.set(name, entry);
     }

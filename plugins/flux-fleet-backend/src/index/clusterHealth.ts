@@ -4,6 +4,7 @@ import {
   clusterFluxVersions,
   deriveClusterSync,
   type ClusterHealth,
+  type InstanceSummary,
   type ClusterStatus,
   type ClusterSync,
 } from '@flux-fleet/plugin-flux-fleet-common';
@@ -28,29 +29,43 @@ export function syncOf(entry: ClusterEntry, now: number): ClusterSync | undefine
   });
 }
 
-/** The Flux versions of a cluster's instances, computed once per analysis of it. */
-interface VersionsAt {
+/** What of a cluster's health is computed once per analysis of it: its Flux versions and environment. */
+type PerAnalysis = Pick<ClusterHealth, 'fluxVersions' | 'environment' | 'environmentSource'>;
+interface KnownAt {
   /** The instances of the analysis they were read after (each analysis makes a new list). */
-  analysis: readonly unknown[];
-  fluxVersions: ClusterHealth['fluxVersions'];
+  analysis: readonly InstanceSummary[];
+  content: PerAnalysis;
 }
-const versions = new WeakMap<ClusterEntry, VersionsAt>();
+const perAnalysis = new WeakMap<ClusterEntry, KnownAt>();
 
 /**
- * The counts and Flux versions of a cluster's health. Health is read on every change batch and every second
- * (the catalog provider, the freshness loop, /clusters): the versions are kept until the next analysis, which
- * follows every change of the controllers. Reading them from every controller each time took 9 % of the
- * backend's CPU at fleet M with 5 status changes a second per cluster (profile of 2026-12-02).
+ * The counts, Flux versions and environment of a cluster's health. Health is read on every change batch and every
+ * second (the catalog provider, the freshness loop, /clusters): versions and environment are kept until the next
+ * analysis, which follows every change of the controllers and namespaces. Reading the versions from every
+ * controller each time took 9 % of the backend's CPU at fleet M with 5 status changes a second per cluster
+ * (profile of 2026-12-02).
  */
-function contentOf(entry: ClusterEntry): Pick<ClusterHealth, 'countsByKind' | 'fluxVersions'> {
+function contentOf(entry: ClusterEntry): Pick<ClusterHealth, 'countsByKind'> & PerAnalysis {
   const analysis = entry.view.instances;
-  let known = versions.get(entry);
+  let known = perAnalysis.get(entry);
   if (known?.analysis !== analysis) {
-    // One Flux version per instance (rules §10): never the controllers' own image tags.
-    known = { analysis, fluxVersions: clusterFluxVersions(entry.store.controllers.values()) };
-    versions.set(entry, known);
+    // the configured environment, else the one a namespace label says (rules §11)
+    const environment = clusterEnvironment({
+      configured: entry.configuredEnvironment,
+      namespaces: entry.store.namespaces,
+      instanceNamespaces: analysis.map(i => i.name),
+    });
+    known = {
+      analysis,
+      content: {
+        // One Flux version per instance (rules §10): never the controllers' own image tags.
+        fluxVersions: clusterFluxVersions(entry.store.controllers.values()),
+        ...(environment && { environment: environment.environment, environmentSource: environment.source }),
+      },
+    };
+    perAnalysis.set(entry, known);
   }
-  return { countsByKind: entry.view.countsByKind(), fluxVersions: known.fluxVersions };
+  return { countsByKind: entry.view.countsByKind(), ...known.content };
 }
 
 /**
@@ -60,7 +75,7 @@ function contentOf(entry: ClusterEntry): Pick<ClusterHealth, 'countsByKind' | 'f
  */
 export function healthOf(entry: ClusterEntry, now: number): ClusterHealth {
   const { view, store } = entry;
-  const { countsByKind: counts, fluxVersions } = contentOf(entry);
+  const { countsByKind: counts, fluxVersions, ...environment } = contentOf(entry);
   if (!entry.watch && entry.remote) {
     return { ...entry.remote, objectCount: view.size, countsByKind: counts };
   }
@@ -86,17 +101,8 @@ export function healthOf(entry: ClusterEntry, now: number): ClusterHealth {
     fluxVersions,
     servedVersions: watch?.servedVersions ?? {},
     ...(store.malformedObjects.size > 0 && { malformedCount: store.malformedObjects.size }),
-    ...environmentOf(entry),
+    ...environment,
   };
-}
-
-/** The environment a cluster's namespaces label (rules §11); the configured one is laid over it by the router. */
-function environmentOf(entry: ClusterEntry): Pick<ClusterHealth, 'environment' | 'environmentSource'> {
-  const found = clusterEnvironment({
-    namespaces: entry.store.namespaces,
-    instanceNamespaces: entry.view.instances.map(i => i.name),
-  });
-  return found ? { environment: found.environment, environmentSource: found.source } : {};
 }
 
 /** Whether a cluster's objects are stale, and since when, as the API marks each of them. */

@@ -44,6 +44,9 @@ export const fleetRuntimeServiceRef = createServiceRef<FleetRuntime>({
           analysis: fleetConfig.analysis,
           eventsPerObject: fleetConfig.watch.eventsPerObject,
           logger: pluginLogger,
+          environments: new Map(
+            fleetConfig.clusters.flatMap(c => (c.environment ? [[c.name, c.environment] as const] : [])),
+          ),
         });
         lifecycle.addShutdownHook(() => clusters.close());
         return { config: fleetConfig, clusters, index: new FleetIndex(clusters, fleetConfig.tenants) };

@@ -314,8 +314,10 @@ export class FleetPersistence {
     }
   }
 
-  /** Loads a snapshot; `holderAlive` says whether a replica watches its cluster now (undefined: at start). */
-  /** @param atStart - at start, when the API waits for it (see decodeSnapshot). */
+  /**
+   * Loads a snapshot; `holderAlive` says whether a replica watches its cluster now (undefined: at start), and
+   * `atStart` that the API waits for it (see decodeSnapshot).
+   */
   private async load(header: SnapshotHeader, holderAlive?: boolean, atStart = false) {
     const row = await this.store!.read(header.cluster);
     if (!row) return;

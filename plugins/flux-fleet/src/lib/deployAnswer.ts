@@ -66,8 +66,8 @@ const ENVIRONMENT_WORDS: ReadonlyArray<[RegExp, string]> = [
 
 /**
  * The environment of a cluster: the one the backend gives in `ClusterHealth.environment` (configured, or named by
- * the cluster's `flux-fleet.io/environment` namespace label: rules §11) when there is one, else the first word of its name that names an environment
- * (`prod-eu-1` → prod), else the name's first word.
+ * the cluster's `flux-fleet.io/environment` namespace label: rules §11) when there is one, else the first word of
+ * its name that names an environment (`prod-eu-1` → prod), else the name's first word.
  */
 export function environmentOf(
   cluster: string,
