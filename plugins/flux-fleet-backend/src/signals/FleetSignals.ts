@@ -118,6 +118,11 @@ export class FleetSignals {
       }
     }
 
+    // no entity page is open here (a backend just started, or every interest expired): nothing below would be
+    // published, and looking up each key's link target cost ~25 ms per 2,000 keys of a restored snapshot, on the
+    // critical path of a restart (issue 11)
+    if (this.entities.size === 0) return;
+
     const entityKeys = new Map<string, Set<string>>();
     const note = (ref: string, key: string) => {
       let set = entityKeys.get(ref);
