@@ -255,7 +255,7 @@ async function main() {
           messageChars += r.ready?.message?.length ?? 0;
           labelSets.add(r.labels);
         }
-        for (const list of store.events.values()) events += list.length;
+        for (const [, list] of store.events) events += list.length;
       }
       const v8 = await import('node:v8');
       process.stderr.write(
@@ -264,6 +264,9 @@ async function main() {
           messageChars,
           events,
           distinctLabelSets: labelSets.size,
+          memoryUsageMiB: Object.fromEntries(
+            Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(v / 2 ** 20)]),
+          ),
           heapSpacesMiB: Object.fromEntries(
             v8
               .getHeapSpaceStatistics()
