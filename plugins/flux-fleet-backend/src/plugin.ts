@@ -127,6 +127,7 @@ export const fluxFleetPlugin = createBackendPlugin({
             void persistence?.publishCapacity();
           },
           collects: cluster => persistence?.watches(cluster) ?? true,
+          listed: cluster => index.clusterStatus(cluster) !== 'syncing',
         });
         const capacityAnswers = new CapacityAnswers(index, capacity);
         // the shard-over-capacity finding uses measured utilisation where there is some

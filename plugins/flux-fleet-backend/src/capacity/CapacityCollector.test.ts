@@ -193,6 +193,37 @@ describe('CapacityCollector', () => {
     expect(b.history(key)).toHaveLength(2);
   });
 
+  it('scrapes no controller of a cluster still in its first list, and says so, until the list is complete', async () => {
+    const now = 1_700_000_000_000;
+    const listed = new Set(['eu-1']);
+    const collector = new CapacityCollector({
+      settings: settings(),
+      directory,
+      clients: new Map([
+        ['eu-1', eu.client('eu-1')],
+        ['us-1', us.client('us-1')],
+      ]),
+      logger: mockServices.logger.mock(),
+      now: () => now,
+      listed: cluster => listed.has(cluster),
+    });
+    const usBefore = us.requests.length;
+    await collector.collect();
+    expect(us.requests.length).toBe(usBefore);
+    for (const reading of collector.measurements('us-1')) {
+      expect(reading.measurement).toBeUndefined();
+      expect(reading.unmeasured).toEqual([
+        'not measured yet: the cluster is still being listed for the first time; its controllers are scraped once the list is complete',
+      ]);
+    }
+    expect(collector.measurements('eu-1').some(r => r.measurement)).toBe(true);
+
+    listed.add('us-1');
+    await collector.collect();
+    expect(us.requests.length).toBeGreaterThan(usBefore);
+    expect(collector.measurements('us-1').some(r => r.measurement)).toBe(true);
+  });
+
   it('prefers Prometheus, falls back to the pod proxy, and says why a controller has neither', async () => {
     let now = 1_700_000_000_000;
     const logger = mockServices.logger.mock();

@@ -68,6 +68,12 @@ export class FleetIndex implements FleetIndexService {
     return this.fleet.all().map(entry => this.fleet.healthOf(entry));
   }
 
+  /** How one cluster's view stands (`syncing` while its first list runs); undefined for a name not configured. */
+  clusterStatus(cluster: string): ClusterHealth['status'] | undefined {
+    const entry = this.fleet.find(cluster);
+    return entry && this.fleet.healthOf(entry).status;
+  }
+
   /** The fleet view of Flux versions (rules §10). */
   versions(): FleetVersionView {
     return fleetVersionView(
