@@ -52,6 +52,49 @@ describe('deriveClusterSync', () => {
       'synced', 0, false,
     ],
     [
+      'a renewal replaying the few events since its last resource version',
+      { connection: 'answering', discovered: true, watches: [behind('Kustomization', 'replaying', 150)], now: NOW },
+      'synced', 0, false,
+    ],
+    [
+      'back after an 18 s outage, the replay not all arrived (issue 11: synced with 9 objects wrong)',
+      { connection: 'answering', discovered: true, watches: [behind('Kustomization', 'replaying', 18_000)], now: NOW },
+      'lagging', 18_000, true,
+    ],
+    [
+      'caught up after an outage, what it missed not yet re-derived: no debounce grace',
+      {
+        connection: 'answering',
+        discovered: true,
+        watches: [{ watch: 'Kustomization', caughtUp: { at: NOW - 50, behindMs: 18_000 } }],
+        analysisPendingSince: NOW - 120,
+        now: NOW,
+      },
+      'lagging', 120, false,
+    ],
+    [
+      'caught up after an outage, then routine churn within its debounce',
+      {
+        connection: 'answering',
+        discovered: true,
+        watches: [{ watch: 'Kustomization', caughtUp: { at: NOW - 900, behindMs: 18_000 } }],
+        analysisPendingSince: NOW - 300,
+        now: NOW,
+      },
+      'synced', 0, false,
+    ],
+    [
+      'caught up after a routine renewal, its events within the debounce',
+      {
+        connection: 'answering',
+        discovered: true,
+        watches: [{ watch: 'Kustomization', caughtUp: { at: NOW - 50, behindMs: 120 } }],
+        analysisPendingSince: NOW - 100,
+        now: NOW,
+      },
+      'synced', 0, false,
+    ],
+    [
       'a first list not complete',
       { connection: 'answering', discovered: true, watches: [following('controllers'), behind('Kustomization', 'listing', 50)], now: NOW },
       'syncing', 50, false,

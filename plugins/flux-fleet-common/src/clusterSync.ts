@@ -15,6 +15,11 @@ export type WatchBehindReason =
   | 'throttled'
   /** Between two watch requests (a renewal, or a retry that is under way). */
   | 'reconnecting'
+  /**
+   * A watch resumed from the last resource version it saw is open, and the events the server replays since then
+   * have not all arrived: the connection is back, the objects are not yet.
+   */
+  | 'replaying'
   /** Every watch follows, but changes read have waited longer than usual for their derivation. */
   | 'analysing';
 
@@ -30,6 +35,8 @@ export interface WatchFollowState {
   reason?: WatchBehindReason;
   /** Refused (403) or not served (404): it is left out, shown as the cluster's last error only. */
   unavailable?: boolean;
+  /** When it last caught up after being behind (epoch ms), and how long it had been behind then. */
+  caughtUp?: { at: number; behindMs: number };
 }
 
 /** Everything {@link deriveClusterSync} reads. */
@@ -86,7 +93,8 @@ export interface ClusterSync {
 /**
  * Derives whether the index follows a cluster (rules §15): `unauthorized`/`unreachable` from the connection;
  * `syncing` until discovery and every first list are done; `lagging` while some watch is relisting, backing off,
- * throttled, or reconnecting for longer than the renewal grace, or derivations wait longer than their grace;
+ * throttled, or reconnecting or replaying for longer than the renewal grace, or derivations wait longer than their
+ * grace (or at all, for changes read before a watch caught up from a real lag);
  * otherwise `synced`. Objects are stale while unreachable or unauthorized (since the oldest lag), and while lagging
  * once the lag reaches `staleAfterMs`.
  */
@@ -104,13 +112,27 @@ export function deriveClusterSync(
     const reason = w.reason ?? 'reconnecting';
     const lagMs = Math.max(0, now - w.behindSince);
     if (reason === 'listing') firstListPending = true;
-    // a renewal is routine; every other reason means events are being missed or replayed now
-    if (reason === 'reconnecting' && lagMs < thresholds.renewalGraceMs) continue;
+    // a renewal (and the few events it replays) is routine; every other reason means events are being missed
+    // or replayed now
+    const routine = reason === 'reconnecting' || reason === 'replaying';
+    if (routine && lagMs < thresholds.renewalGraceMs) continue;
     behind.push({ watch: w.watch, reason, lagMs });
   }
-  if (input.analysisPendingSince !== undefined) {
-    const lagMs = Math.max(0, now - input.analysisPendingSince);
-    if (lagMs >= thresholds.analysisGraceMs) behind.push({ watch: 'analysis', reason: 'analysing', lagMs });
+  const pendingSince = input.analysisPendingSince;
+  if (pendingSince !== undefined) {
+    const lagMs = Math.max(0, now - pendingSince);
+    // changes waiting since before a watch caught up from a real lag are what it missed, not routine churn:
+    // they have no debounce grace (issue 11: `synced` 269 ms after an outage with 9 objects not yet re-derived)
+    const missed = input.watches.some(
+      w =>
+        !w.unavailable &&
+        w.caughtUp !== undefined &&
+        w.caughtUp.behindMs >= thresholds.renewalGraceMs &&
+        pendingSince <= w.caughtUp.at,
+    );
+    if (missed || lagMs >= thresholds.analysisGraceMs) {
+      behind.push({ watch: 'analysis', reason: 'analysing', lagMs });
+    }
   }
   behind.sort((a, b) => b.lagMs - a.lagMs || a.watch.localeCompare(b.watch));
   const lagMs = behind[0]?.lagMs ?? 0;

@@ -86,10 +86,13 @@ export class AnalysisScheduler {
     this.structural.flushNow();
   }
 
-  /** How long changes have waited for their analysis at `now` (0 when none wait). */
+  /**
+   * How long changes have waited for their analysis or their status pass at `now` (0 when none wait). The status
+   * batch counts too: right after a watch catches up, the states it replayed are not derived until it runs.
+   */
   waitingMs(now: number): number {
-    const since = this.structural.pendingSince;
-    return since === undefined ? 0 : now - since;
+    const since = [this.structural.pendingSince, this.status.pendingSince].filter(t => t !== undefined);
+    return since.length === 0 ? 0 : now - Math.min(...since);
   }
 
   /**

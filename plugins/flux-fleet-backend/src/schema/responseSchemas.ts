@@ -65,7 +65,7 @@ export const clusterHealthSchema = z
       .array(
         z.object({
           watch: z.string(),
-          reason: z.enum(['listing', 'relisting', 'backoff', 'throttled', 'reconnecting', 'analysing']),
+          reason: z.enum(['listing', 'relisting', 'backoff', 'throttled', 'reconnecting', 'replaying', 'analysing']),
           lagMs: z.number(),
         }),
       )

@@ -43,6 +43,66 @@ export interface InformerObserver {
 
 /** A watch that ends this soon after it started, having delivered nothing, counts as failed (no hot loop). */
 const MIN_HEALTHY_WATCH_MS = 1_000;
+/**
+ * A resumed watch has received the server's replay once nothing arrived for this long (rules §15). kube-apiserver
+ * writes the events since the requested resource version from its watch cache at once, in one burst.
+ */
+export const REPLAY_QUIET_MS = 150;
+/**
+ * ... or once it has been open this long, whatever arrives: a replay from the watch cache takes milliseconds, so
+ * what still streams after this is live traffic (a busy kind would otherwise never count as caught up).
+ */
+export const REPLAY_MAX_MS = 1_000;
+
+/**
+ * When the replay of a resumed watch has all arrived (rules §15): at its first `BOOKMARK` (the server writes it
+ * after the replay), after {@link REPLAY_QUIET_MS} without an event, or {@link REPLAY_MAX_MS} after the watch
+ * opened. Kubernetes gives no marker for the end of a replay (only for the initial events of a `sendInitialEvents`
+ * watch), and counting the watch caught up when its response opened said `synced` with the replay still in flight.
+ */
+class ReplayEnd {
+  private openedAt: number | undefined;
+  private timer?: NodeJS.Timeout;
+  private immediate?: NodeJS.Immediate;
+  private done = false;
+
+  constructor(private readonly arrived: () => void) {}
+
+  opened(): void {
+    this.openedAt = Date.now();
+    this.arm();
+  }
+
+  heard(eventType: string): void {
+    if (this.openedAt === undefined || this.done) return;
+    if (eventType === 'BOOKMARK' || Date.now() - this.openedAt >= REPLAY_MAX_MS) this.finish();
+    else this.arm();
+  }
+
+  close(): void {
+    this.done = true;
+    clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+  }
+
+  private arm(): void {
+    clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+    this.immediate = undefined;
+    this.timer = setTimeout(() => {
+      // after the timers of a busy event loop come its sockets: what is already read is delivered before this
+      // immediate runs, so a loop that stalled past the quiet time does not end a replay still in the buffer
+      this.immediate = setImmediate(() => this.finish());
+    }, REPLAY_QUIET_MS);
+    this.timer.unref?.();
+  }
+
+  private finish(): void {
+    if (this.done) return;
+    this.close();
+    this.arrived();
+  }
+}
 
 /**
  * Informer semantics for one resource of one cluster: a paged list (`limit`/`continue`), then a watch from the
@@ -64,6 +124,8 @@ export class ResourceInformer {
   private behindReason: WatchBehindReason = 'listing';
   /** Aborts the backoff being slept out, while one is (see {@link ResourceInformer.wake}). */
   private wakeSleep?: AbortController;
+  /** When it last caught up after being behind, and how long it had been behind then (rules §15). */
+  private caughtUp?: { at: number; behindMs: number };
 
   constructor(
     readonly resource: WatchedResource,
@@ -97,6 +159,7 @@ export class ResourceInformer {
       watch,
       listed: this.hasListed,
       ...(this.behindSince !== undefined && { behindSince: this.behindSince, reason: this.behindReason }),
+      ...(this.caughtUp && { caughtUp: this.caughtUp }),
     };
   }
 
@@ -235,6 +298,7 @@ export class ResourceInformer {
     let delivered = 0;
     let problem: KubernetesRequestError | undefined;
     const watchAbort = new AbortController();
+    const replay = new ReplayEnd(() => this.followAgain());
     const end = await this.client.watch(
       collectionPath(this.resource),
       {
@@ -252,11 +316,15 @@ export class ResourceInformer {
       },
       {
         onOpen: () => {
-          this.behindSince = undefined;
           this.observer.succeeded(this);
+          if (this.behindSince === undefined) return;
+          // the connection is back; the events since the resource version asked for are still on their way
+          this.behindReason = 'replaying';
+          replay.opened();
         },
         onEvent: event => {
           delivered++;
+          replay.heard(event.type);
           problem ??= this.onEvent(event);
           if (problem) watchAbort.abort();
           // a watch that delivers is healthy: failures start over from the shortest delay
@@ -268,12 +336,11 @@ export class ResourceInformer {
         signal: AbortSignal.any([this.abort.signal, watchAbort.signal]),
       },
     );
+    replay.close();
     if (problem) throw problem;
     if (end === 'aborted') return;
-    if (this.behindSince === undefined) {
-      this.behindSince = Date.now();
-      this.behindReason = 'reconnecting';
-    }
+    if (this.behindSince === undefined) this.behindSince = Date.now();
+    this.behindReason = 'reconnecting';
     if (Date.now() - started >= MIN_HEALTHY_WATCH_MS) this.backoff.reset();
     if (end === 'idle') {
       this.logger.debug(
@@ -288,6 +355,14 @@ export class ResourceInformer {
         message: `the watch of ${this.description} closed as soon as it opened`,
       });
     }
+  }
+
+  /** The replay of a resumed watch has arrived: it follows the cluster again. */
+  private followAgain(): void {
+    if (this.behindSince === undefined || this.behindReason !== 'replaying') return;
+    const at = Date.now();
+    this.caughtUp = { at, behindMs: at - this.behindSince };
+    this.behindSince = undefined;
   }
 
   /** Applies one watch event; returns the error an `ERROR` event carries. */
