@@ -61,10 +61,10 @@ export interface FleetIndexService {
   /** Objects matching a query (docs/api.md); `readable`, when given, leaves out the objects it refuses. */
   objects(query: ObjectQuery, readable?: (o: IndexedObjectFacts) => boolean): Page<FleetObject>;
   /**
-   * The answer of `objects` as JSON text, for the REST API; an implementation may keep each object's part between
+   * The answer of `objects` as UTF-8 JSON, for the REST API; an implementation may keep each object's part between
    * queries. Optional: without it the API serialises `objects`.
    */
-  objectsJson?(query: ObjectQuery, readable?: (o: IndexedObjectFacts) => boolean): string;
+  objectsJson?(query: ObjectQuery, readable?: (o: IndexedObjectFacts) => boolean): Buffer;
   /**
    * Every object of one cluster, in key order, or only those of `kinds`; for bulk readers such as the catalog
    * provider (which asks for the kinds it emits: building every object of a cluster of thousands for none was

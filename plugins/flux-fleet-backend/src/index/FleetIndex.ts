@@ -44,6 +44,10 @@ import { TextMatches } from './TextMatches';
 /** Records built between turns of the event loop (a few milliseconds of work). */
 const RECORDS_PER_TURN = 500;
 
+/** The fixed bytes of an `/objects` answer, around its objects' own. */
+const ITEMS_OPEN = Buffer.from('{"items":[');
+const COMMA = Buffer.from(',');
+
 export class FleetIndex implements FleetIndexService {
   private tenantCache?: { version: string; value: TenantSummary[] };
   private readonly selectors = new SelectorScan();
@@ -133,11 +137,16 @@ export class FleetIndex implements FleetIndexService {
    * The answer of {@link objects} as JSON, each object's part kept between queries while the object does not
    * change ({@link ObjectJsonCache}).
    */
-  objectsJson(query: ObjectQuery, readable?: (o: IndexedObjectFacts) => boolean): string {
+  objectsJson(query: ObjectQuery, readable?: (o: IndexedObjectFacts) => boolean): Buffer {
     const page = objectPage(this.fleet.all(), query, readable, this.textMatches, this.pageParts);
-    const items = page.items.map(o => this.objectJson.jsonOf(this.fleet.find(o.cluster)!, o));
+    const parts: Buffer[] = [ITEMS_OPEN];
+    page.items.forEach((o, i) => {
+      if (i > 0) parts.push(COMMA);
+      parts.push(this.objectJson.jsonOf(this.fleet.find(o.cluster)!, o));
+    });
     const cursor = page.nextCursor ? `,"nextCursor":${JSON.stringify(page.nextCursor)}` : '';
-    return `{"items":[${items.join(',')}],"totalCount":${page.totalCount}${cursor}}`;
+    parts.push(Buffer.from(`],"totalCount":${page.totalCount}${cursor}}`));
+    return Buffer.concat(parts);
   }
 
   clusterObjects(cluster: string, kinds?: ReadonlySet<FluxKind>): FleetObject[] {

@@ -70,13 +70,13 @@ describe('objectsJson (each object\'s JSON kept between queries)', () => {
     const lab = watchedLab();
     const { index, fleet } = lab;
     const query = { kind: ['Kustomization' as const] };
-    const before = index.objectsJson(query);
+    const before = index.objectsJson(query).toString('utf8');
     expect(JSON.parse(before)).toEqual(JSON.parse(JSON.stringify(index.objects(query))));
     // asked again unchanged: the same text
-    expect(index.objectsJson(query)).toBe(before);
+    expect(index.objectsJson(query).toString('utf8')).toBe(before);
     change(lab);
     jest.advanceTimersByTime(1_000);
-    const after = index.objectsJson(query);
+    const after = index.objectsJson(query).toString('utf8');
     expect(after).not.toBe(before);
     expect(after).toBe(JSON.stringify(index.objects(query)));
     fleet.close();
@@ -90,7 +90,7 @@ describe('objectsJson (each object\'s JSON kept between queries)', () => {
       name => entry.view.get(`lab/apps/Kustomization/${name}`)!,
     );
     const json = cache.jsonOf(entry, platform);
-    expect(JSON.parse(json)).toMatchObject({ key: 'lab/apps/Kustomization/platform' });
+    expect(JSON.parse(json.toString('utf8'))).toMatchObject({ key: 'lab/apps/Kustomization/platform' });
     cache.jsonOf(entry, payments);
     expect(cache.size).toBe(1);
     expect(cache.jsonOf(entry, platform)).toEqual(json);
