@@ -68,11 +68,12 @@ export interface RouterOptions {
 /**
  * Sends an index answer as JSON. Not `res.json`: express would hash every body for an ETag (a SHA-1 over up to
  * hundreds of KiB per entity view, 7 % of the route's time at fleet M), and an ETag rarely saves anything here —
- * pages ask again because a signal said the answer changed.
+ * pages ask again because a signal said the answer changed. Encoded once to bytes: text given to `res.end` is
+ * measured by the compression middleware (for `Content-Length`) and then encoded by Node, two passes over it.
  */
 function sendJson(res: express.Response, body: unknown): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify(body));
+  res.end(Buffer.from(JSON.stringify(body)));
 }
 
 /** A read filter over indexed objects. */
