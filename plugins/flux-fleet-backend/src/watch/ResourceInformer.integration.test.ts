@@ -1,7 +1,7 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import { FleetSim, startFleetSim } from '@flux-fleet/fleet-sim';
 import { mergePatch } from '../__testUtils__/kubectl';
-import type { WatchSettings } from '../config/FleetConfig';
+import { testWatchSettings } from '../__testUtils__/watchSettings';
 import { ClusterClient } from './ClusterClient';
 import { createKubeConfig } from './createKubeConfig';
 import type { KubernetesRequestError } from './KubernetesRequestError';
@@ -9,21 +9,7 @@ import { InformerObserver, InformerSink, ResourceInformer } from './ResourceInfo
 
 jest.setTimeout(30_000);
 
-const settings: WatchSettings = {
-  pageSize: 50,
-  concurrentLists: 4,
-  watchTimeoutMs: 60_000,
-  bookmarks: true,
-  requestTimeoutMs: 2_000,
-  idleTimeoutMs: 5_000,
-  probeIntervalMs: 10_000,
-  unreachableAfterMs: 1_000,
-  backoffInitialMs: 100,
-  backoffMaxMs: 1_000,
-  discoveryIntervalMs: 600_000,
-  events: false,
-  eventsPerObject: 5,
-};
+const settings = testWatchSettings();
 
 const KUSTOMIZATIONS = {
   group: 'kustomize.toolkit.fluxcd.io',

@@ -1,25 +1,11 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import type { WatchFollowState } from '@flux-fleet/plugin-flux-fleet-common';
-import type { WatchSettings } from '../config/FleetConfig';
+import { testWatchSettings } from '../__testUtils__/watchSettings';
 import type { ClusterClient, WatchEnd, WatchEvent } from './ClusterClient';
 import { KubernetesRequestError } from './KubernetesRequestError';
 import { InformerSink, REPLAY_MAX_MS, REPLAY_QUIET_MS, ResourceInformer } from './ResourceInformer';
 
-const settings: WatchSettings = {
-  pageSize: 50,
-  concurrentLists: 4,
-  watchTimeoutMs: 60_000,
-  bookmarks: true,
-  requestTimeoutMs: 2_000,
-  idleTimeoutMs: 30_000,
-  probeIntervalMs: 10_000,
-  unreachableAfterMs: 1_000,
-  backoffInitialMs: 50,
-  backoffMaxMs: 50,
-  discoveryIntervalMs: 600_000,
-  events: false,
-  eventsPerObject: 5,
-};
+const settings = testWatchSettings({ idleTimeoutMs: 30_000, backoffInitialMs: 50, backoffMaxMs: 50 });
 
 const object = (name: string, resourceVersion: number) => ({
   apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
