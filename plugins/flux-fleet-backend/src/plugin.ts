@@ -191,11 +191,13 @@ export const fluxFleetPlugin = createBackendPlugin({
           };
         }
         lifecycle.addShutdownHook(async () => {
+          // signals first: the signals service is already shutting down, and the last snapshot write below takes
+          // seconds at fleet M while the watches still deliver (each publish warned 'Service is shutting down')
+          unsubscribe();
+          fleetSignals.close();
           capacity.stop();
           writeAccess.stop();
           await stopWatching();
-          unsubscribe();
-          fleetSignals.close();
         });
 
         // the same answers as actions for assistants (MCP) and scripts, through the REST API above

@@ -15,8 +15,11 @@ import type { Staleness } from './fleetObjects';
  * Whether the index follows a cluster this replica watches (rules §15), from what each of its watches is doing
  * and how long changes have waited for their analysis; undefined when this replica does not watch it.
  */
-export function syncOf(entry: ClusterEntry, now: number): ClusterSync | undefined {
-  const watch = entry.watch?.();
+export function syncOf(
+  entry: ClusterEntry,
+  now: number,
+  watch: ReturnType<NonNullable<ClusterEntry['watch']>> | undefined = entry.watch?.(),
+): ClusterSync | undefined {
   if (!watch) return undefined;
   const connection = watch.connection.status;
   const waitingMs = entry.scheduler.waitingMs(now);
@@ -81,7 +84,7 @@ export function healthOf(entry: ClusterEntry, now: number): ClusterHealth {
   }
   const watch = entry.watch?.();
   const connection = watch?.connection;
-  const sync = syncOf(entry, now);
+  const sync = syncOf(entry, now, watch);
   let status: ClusterStatus = sync?.status ?? 'syncing';
   if (status === 'syncing' && entry.restoredAt !== undefined) status = 'restored';
   const iso = (ms?: number) => (ms === undefined ? undefined : new Date(ms).toISOString());
