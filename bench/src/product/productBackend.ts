@@ -143,7 +143,9 @@ export async function startProductBackend(options: {
             }`,
           );
         }
-        await new Promise(r => setTimeout(r, 100));
+        // 10 ms per cluster between polls: each answer reads every cluster's health, and at L (100 clusters)
+        // polling every 100 ms cost the backend 3 % of its CPU during the sync it measures (profile of 2026-12-03)
+        await new Promise(r => setTimeout(r, Math.max(100, 10 * (items?.length ?? 0))));
       }
     },
     stop: () => stopGroup(group),

@@ -1,3 +1,5 @@
+import { stat } from 'node:fs';
+import net from 'node:net';
 import { Coalescer } from './Coalescer';
 
 describe('Coalescer', () => {
@@ -113,5 +115,81 @@ describe('Coalescer', () => {
     expect(flushes).toEqual([500, 520]);
     jest.advanceTimersByTime(100);
     expect(flushes).toEqual([500, 520, 620]);
+  });
+
+  describe('when the event loop stalls past the pause (real timers, a real socket)', () => {
+    beforeEach(() => jest.useRealTimers());
+
+    /**
+     * Sends a byte to a local server whose `data` handler notes a change, then blocks the event loop for longer
+     * than `quietMs` inside an I/O callback: the quiet timer is then due before the loop reads the byte.
+     */
+    async function stallWithBytesInFlight(options: {
+      afterPendingIo: boolean;
+    }) {
+      const log: string[] = [];
+      const coalescer = new Coalescer(
+        { quietMs: 20, maxWaitMs: 10_000, ...options },
+        () => log.push('flush'),
+      );
+      let received!: () => void;
+      const accepted = new Promise<void>(resolve => {
+        received = resolve;
+      });
+      const server = net.createServer(socket => {
+        socket.on('data', () => {
+          log.push('data');
+          coalescer.touch();
+        });
+        received();
+      });
+      await new Promise<void>(resolve =>
+        server.listen(0, '127.0.0.1', resolve),
+      );
+      const client = net.connect(
+        (server.address() as net.AddressInfo).port,
+        '127.0.0.1',
+      );
+      await accepted;
+      try {
+        await new Promise<void>(resolve =>
+          stat(__filename, () => {
+            coalescer.touch();
+            client.write('x');
+            const until = Date.now() + 60;
+            while (Date.now() < until) {
+              // the loop is stalled: garbage collection, a long task
+            }
+            resolve();
+          }),
+        );
+        while (
+          log.filter(x => x === 'flush').length === 0 ||
+          log[log.length - 1] !== 'flush'
+        ) {
+          await new Promise(r => setTimeout(r, 10));
+        }
+        return log;
+      } finally {
+        coalescer.close();
+        client.destroy();
+        await new Promise(resolve => server.close(resolve));
+      }
+    }
+
+    it('flushes as quiet a change still in a socket buffer, by default', async () => {
+      expect(await stallWithBytesInFlight({ afterPendingIo: false })).toEqual([
+        'flush',
+        'data',
+        'flush',
+      ]);
+    });
+
+    it('with afterPendingIo, lets that I/O arrive first and waits for the pause after it', async () => {
+      expect(await stallWithBytesInFlight({ afterPendingIo: true })).toEqual([
+        'data',
+        'flush',
+      ]);
+    });
   });
 });

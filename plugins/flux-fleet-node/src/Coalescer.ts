@@ -21,6 +21,13 @@ export interface CoalescerOptions {
   now?: () => number;
   /** Whether a pending flush keeps the process alive; it does not by default. */
   ref?: boolean;
+  /**
+   * When the flush is due, first let the event loop deliver the I/O it has already received (one `setImmediate`),
+   * and flush only if no change came with it. A loop that stalled past `quietMs` (garbage collection, a long
+   * task) has its timers run before its sockets: without this, changes still in a socket's buffer would look
+   * quiet.
+   */
+  afterPendingIo?: boolean;
 }
 
 /**
@@ -31,13 +38,17 @@ export interface CoalescerOptions {
  */
 export class Coalescer {
   private timer?: ReturnType<typeof setTimeout>;
+  private immediate?: ReturnType<typeof setImmediate>;
   private firstAt?: number;
   private lastAt = 0;
   private flushedAt = -Infinity;
   private closed = false;
   private readonly now: () => number;
 
-  constructor(private readonly options: CoalescerOptions, private readonly flush: () => void) {
+  constructor(
+    private readonly options: CoalescerOptions,
+    private readonly flush: () => void,
+  ) {
     this.now = options.now ?? Date.now;
   }
 
@@ -62,7 +73,10 @@ export class Coalescer {
     const now = this.now();
     this.lastAt = now;
     if (this.firstAt !== undefined) return;
-    if (this.options.leading && now - this.flushedAt >= this.options.maxWaitMs) {
+    if (
+      this.options.leading &&
+      now - this.flushedAt >= this.options.maxWaitMs
+    ) {
       this.run(now);
       return;
     }
@@ -95,6 +109,8 @@ export class Coalescer {
   cancel(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.immediate) clearImmediate(this.immediate);
+    this.immediate = undefined;
     this.firstAt = undefined;
   }
 
@@ -107,7 +123,9 @@ export class Coalescer {
   private dueAt(): number {
     const { quietMs, maxWaitMs, leading } = this.options;
     const latest = (leading ? this.flushedAt : this.firstAt!) + maxWaitMs;
-    return quietMs === undefined ? latest : Math.min(this.lastAt + quietMs, latest);
+    return quietMs === undefined
+      ? latest
+      : Math.min(this.lastAt + quietMs, latest);
   }
 
   private arm(delayMs: number) {
@@ -116,8 +134,9 @@ export class Coalescer {
     if (!this.options.ref) this.timer.unref?.();
   }
 
-  private fire() {
+  private fire(ioDelivered = false) {
     this.timer = undefined;
+    this.immediate = undefined;
     if (this.firstAt === undefined) return;
     const now = this.now();
     const held = this.options.hold?.(now - this.firstAt) ?? 0;
@@ -128,6 +147,11 @@ export class Coalescer {
     const due = this.dueAt();
     if (now < due) {
       this.arm(due - now);
+      return;
+    }
+    if (this.options.afterPendingIo && !ioDelivered) {
+      this.immediate = setImmediate(() => this.fire(true));
+      if (!this.options.ref) this.immediate.unref?.();
       return;
     }
     this.run(now);

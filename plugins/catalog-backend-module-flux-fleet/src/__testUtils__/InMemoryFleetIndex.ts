@@ -83,8 +83,8 @@ export class InMemoryFleetIndex implements FleetIndexService {
     return fleetVersionView([]);
   }
 
-  clusters(): ClusterHealth[] {
-    return [...this.clusterData.entries()].map(([name, data]) => ({
+  clusters(only?: ReadonlySet<string>): ClusterHealth[] {
+    return [...this.clusterData.entries()].filter(([name]) => !only || only.has(name)).map(([name, data]) => ({
       name,
       status: data.status,
       synced: data.status === 'synced',

@@ -18,7 +18,7 @@ function scheduler(over: { initialSync?: boolean; synced?: boolean; statusNeedsA
       },
       structuralPending: () => state.structural,
       initialSync: () => state.initialSync,
-      synced: () => state.synced,
+      refreshAllowed: () => state.synced,
     },
   );
   const structuralChange = () => {

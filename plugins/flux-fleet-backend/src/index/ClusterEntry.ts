@@ -56,6 +56,8 @@ export function createClusterEntry(
     storeChanged: () => void;
     analyse: () => void;
     rederiveStatus: () => boolean;
+    /** Whether some cluster of the fleet is still in its first sync (readiness waits for it). */
+    fleetInFirstSync: () => boolean;
     configuredEnvironment?: string;
   },
 ): ClusterEntry {
@@ -76,7 +78,7 @@ export function createClusterEntry(
           entry.restoredAt === undefined &&
           !entry.syncedOnce &&
           !entry.watch().listed,
-        synced: () => entry.watch?.().listed ?? false,
+        refreshAllowed: () => !deps.fleetInFirstSync() && (entry.watch?.().listed ?? false),
       },
       deps.now,
     ),

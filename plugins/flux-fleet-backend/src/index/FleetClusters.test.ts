@@ -169,6 +169,26 @@ describe('FleetClusters', () => {
     fleet.close();
   });
 
+  it("refreshes a synced cluster's analysis for time only once no cluster of the fleet is in its first sync", () => {
+    const { fleet } = testFleet(['lab', 'edge']);
+    const health = { lab: watchHealth(false), edge: watchHealth(false) };
+    for (const name of ['lab', 'edge'] as const) fleet.attachWatch(name, () => health[name]);
+    const analysedAt = () => fleet.entry('lab').view.analysedAt;
+    fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(kustomization('payments'));
+    health.lab = watchHealth(true);
+    fleet.connectionChanged('lab');
+    const listedAt = analysedAt();
+    expect(listedAt).toBe(Date.now());
+    // edge still lists for the first time: lab's refresh, due within the interval, waits
+    jest.advanceTimersByTime(TEST_ANALYSIS.refreshIntervalMs * 2);
+    expect(analysedAt()).toBe(listedAt);
+    health.edge = watchHealth(true);
+    fleet.connectionChanged('edge');
+    jest.advanceTimersByTime(TEST_ANALYSIS.refreshIntervalMs);
+    expect(analysedAt()).toBeGreaterThan(listedAt!);
+    fleet.close();
+  });
+
   it('names the cluster when asked for one it does not have', () => {
     const { fleet } = testFleet(['lab']);
     expect(() => fleet.storeOf('prod')).toThrow("Flux Fleet has no cluster named 'prod'");

@@ -67,6 +67,7 @@ export class FleetClusters implements WatchTargets {
         storeChanged: () => this.storeChanged(name),
         analyse: () => this.analyse(entry),
         rederiveStatus: () => this.rederiveStatus(entry),
+        fleetInFirstSync: () => this.notReady !== undefined,
         configuredEnvironment: options.environments?.get(name),
       });
       this.entries.set(name, entry);

@@ -68,8 +68,11 @@ export class FleetIndex implements FleetIndexService {
     return this.fleet.ready();
   }
 
-  clusters(): ClusterHealth[] {
-    return this.fleet.all().map(entry => this.fleet.healthOf(entry));
+  clusters(only?: ReadonlySet<string>): ClusterHealth[] {
+    const entries = this.fleet.all();
+    return (only ? entries.filter(entry => only.has(entry.name)) : entries).map(entry =>
+      this.fleet.healthOf(entry),
+    );
   }
 
   /** How one cluster's view stands (`syncing` while its first list runs); undefined for a name not configured. */

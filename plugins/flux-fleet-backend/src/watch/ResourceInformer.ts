@@ -1,5 +1,9 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import type { WatchBehindReason, WatchFollowState } from '@flux-fleet/plugin-flux-fleet-common';
+import type {
+  WatchBehindReason,
+  WatchFollowState,
+} from '@flux-fleet/plugin-flux-fleet-common';
+import { Coalescer } from '@flux-fleet/plugin-flux-fleet-node';
 import type { WatchSettings } from '../config/FleetConfig';
 import { Backoff } from './Backoff';
 import type { ClusterClient, WatchEvent } from './ClusterClient';
@@ -61,46 +65,32 @@ export const REPLAY_MAX_MS = 1_000;
  * watch), and counting the watch caught up when its response opened said `synced` with the replay still in flight.
  */
 class ReplayEnd {
-  private openedAt: number | undefined;
-  private timer?: NodeJS.Timeout;
-  private immediate?: NodeJS.Immediate;
-  private done = false;
+  private readonly quiet: Coalescer;
 
-  constructor(private readonly arrived: () => void) {}
+  constructor(arrived: () => void) {
+    // a stalled event loop is not a quiet watch: what its socket already holds is read before deciding
+    this.quiet = new Coalescer(
+      {
+        quietMs: REPLAY_QUIET_MS,
+        maxWaitMs: REPLAY_MAX_MS,
+        afterPendingIo: true,
+      },
+      arrived,
+    );
+  }
 
   opened(): void {
-    this.openedAt = Date.now();
-    this.arm();
+    this.quiet.touch();
   }
 
   heard(eventType: string): void {
-    if (this.openedAt === undefined || this.done) return;
-    if (eventType === 'BOOKMARK' || Date.now() - this.openedAt >= REPLAY_MAX_MS) this.finish();
-    else this.arm();
+    if (!this.quiet.pending) return;
+    if (eventType === 'BOOKMARK') this.quiet.flushNow();
+    else this.quiet.touch();
   }
 
   close(): void {
-    this.done = true;
-    clearTimeout(this.timer);
-    if (this.immediate) clearImmediate(this.immediate);
-  }
-
-  private arm(): void {
-    clearTimeout(this.timer);
-    if (this.immediate) clearImmediate(this.immediate);
-    this.immediate = undefined;
-    this.timer = setTimeout(() => {
-      // after the timers of a busy event loop come its sockets: what is already read is delivered before this
-      // immediate runs, so a loop that stalled past the quiet time does not end a replay still in the buffer
-      this.immediate = setImmediate(() => this.finish());
-    }, REPLAY_QUIET_MS);
-    this.timer.unref?.();
-  }
-
-  private finish(): void {
-    if (this.done) return;
-    this.close();
-    this.arrived();
+    this.quiet.close();
   }
 }
 
@@ -158,7 +148,10 @@ export class ResourceInformer {
     return {
       watch,
       listed: this.hasListed,
-      ...(this.behindSince !== undefined && { behindSince: this.behindSince, reason: this.behindReason }),
+      ...(this.behindSince !== undefined && {
+        behindSince: this.behindSince,
+        reason: this.behindReason,
+      }),
       ...(this.caughtUp && { caughtUp: this.caughtUp }),
     };
   }
@@ -213,7 +206,8 @@ export class ResourceInformer {
         if (!this.running) return;
         const failure = asRequestError(error, this.client.cluster);
         this.behindSince ??= Date.now();
-        if (!failure.gone) this.behindReason = failure.status === 429 ? 'throttled' : 'backoff';
+        if (!failure.gone)
+          this.behindReason = failure.status === 429 ? 'throttled' : 'backoff';
         if (failure.gone) {
           // the resource version is too old for the server: everything must be listed again
           this.logger.debug(
@@ -344,7 +338,9 @@ export class ResourceInformer {
     if (Date.now() - started >= MIN_HEALTHY_WATCH_MS) this.backoff.reset();
     if (end === 'idle') {
       this.logger.debug(
-        `Flux Fleet restarts the watch of ${this.description} of cluster '${this.client.cluster}': nothing arrived for ${this.settings.idleTimeoutMs / 1000} s`,
+        `Flux Fleet restarts the watch of ${this.description} of cluster '${
+          this.client.cluster
+        }': nothing arrived for ${this.settings.idleTimeoutMs / 1000} s`,
       );
       return;
     }
@@ -359,7 +355,8 @@ export class ResourceInformer {
 
   /** The replay of a resumed watch has arrived: it follows the cluster again. */
   private followAgain(): void {
-    if (this.behindSince === undefined || this.behindReason !== 'replaying') return;
+    if (this.behindSince === undefined || this.behindReason !== 'replaying')
+      return;
     const at = Date.now();
     this.caughtUp = { at, behindMs: at - this.behindSince };
     this.behindSince = undefined;
@@ -387,8 +384,9 @@ export class ResourceInformer {
         );
         return undefined;
     }
-    const resourceVersion = (object as { metadata?: { resourceVersion?: unknown } })
-      ?.metadata?.resourceVersion;
+    const resourceVersion = (
+      object as { metadata?: { resourceVersion?: unknown } }
+    )?.metadata?.resourceVersion;
     if (typeof resourceVersion === 'string' && resourceVersion) {
       this.resourceVersion = resourceVersion;
     }
@@ -397,23 +395,29 @@ export class ResourceInformer {
 
   /** The error an `ERROR` watch event carries (a `Status` object); `410` means relist. */
   private errorOf(status: unknown): KubernetesRequestError {
-    const s = (status ?? {}) as { code?: unknown; reason?: unknown; message?: unknown };
+    const s = (status ?? {}) as {
+      code?: unknown;
+      reason?: unknown;
+      message?: unknown;
+    };
     const code = typeof s.code === 'number' ? s.code : undefined;
     return new KubernetesRequestError({
       cluster: this.client.cluster,
       failure: code ? 'status' : 'malformed',
       status: code,
       reason: typeof s.reason === 'string' ? s.reason : undefined,
-      message: `the watch of ${this.description} reported ${code ?? 'an error'}${
-        typeof s.message === 'string' ? `: ${s.message}` : ''
-      }`,
+      message: `the watch of ${this.description} reported ${
+        code ?? 'an error'
+      }${typeof s.message === 'string' ? `: ${s.message}` : ''}`,
     });
   }
-
 }
 
 /** Any error as a {@link KubernetesRequestError} (a bug in a sink becomes a `malformed` failure with its message). */
-function asRequestError(error: unknown, cluster: string): KubernetesRequestError {
+function asRequestError(
+  error: unknown,
+  cluster: string,
+): KubernetesRequestError {
   if (error instanceof KubernetesRequestError) return error;
   return new KubernetesRequestError({
     cluster,
