@@ -135,7 +135,10 @@ export interface Config {
       debounceSeconds?: number;
       /** …but at most this many seconds after the first change. Default 0.5. */
       maxDelaySeconds?: number;
-      /** Time-based findings (reconcile requested, not handled) are re-evaluated this often, in seconds. Default 60. */
+      /**
+       * Time-based findings (reconcile requested, not handled) are re-evaluated this often, in seconds, once no
+       * cluster is still in its first sync. Default 60.
+       */
       refreshIntervalSeconds?: number;
     };
 
