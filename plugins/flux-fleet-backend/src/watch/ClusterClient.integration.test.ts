@@ -3,31 +3,40 @@ import https from 'node:https';
 import { ClusterClient } from './ClusterClient';
 import { createKubeConfig } from './createKubeConfig';
 
+/** One small simulated cluster over HTTPS, with a CA of its own. */
+function startHttpsCluster(): Promise<FleetSim> {
+  return startFleetSim({
+    size: 'S',
+    seed: 3,
+    port: 0,
+    clusters: 1,
+    services: 10,
+    tls: true,
+  });
+}
+
 /** A cluster's API server over HTTPS, verified against its CA: how many TLS connections the client opens. */
 describe('ClusterClient over HTTPS', () => {
   let sim: FleetSim;
 
   beforeAll(async () => {
-    sim = await startFleetSim({
-      size: 'S',
-      seed: 3,
-      port: 0,
-      clusters: 1,
-      services: 10,
-      tls: true,
-    });
+    sim = await startHttpsCluster();
   });
   afterAll(() => sim.close());
 
-  function client() {
+  /** A client of `server` that trusts the CA of this test's cluster and reads with `token`. */
+  function client(
+    server = sim.clusters[0].server,
+    token = sim.clusters[0].readOnlyToken,
+  ) {
     const cluster = sim.clusters[0];
     return new ClusterClient(
       cluster.name,
       createKubeConfig({
         name: cluster.name,
-        url: cluster.server,
+        url: server,
         caData: cluster.caData,
-        auth: { type: 'serviceAccountToken', token: cluster.readOnlyToken },
+        auth: { type: 'serviceAccountToken', token },
         skipTLSVerify: false,
         configKey: 'test',
       }),
@@ -58,30 +67,11 @@ describe('ClusterClient over HTTPS', () => {
   });
 
   it('refuses a server whose certificate its CA did not sign', async () => {
-    const cluster = sim.clusters[0];
-    const other = await startFleetSim({
-      size: 'S',
-      seed: 3,
-      port: 0,
-      clusters: 1,
-      services: 10,
-      tls: true,
-    });
+    const other = await startHttpsCluster();
     try {
-      const c = new ClusterClient(
-        cluster.name,
-        createKubeConfig({
-          name: cluster.name,
-          url: other.clusters[0].server,
-          caData: cluster.caData,
-          auth: {
-            type: 'serviceAccountToken',
-            token: other.clusters[0].readOnlyToken,
-          },
-          skipTLSVerify: false,
-          configKey: 'test',
-        }),
-        10_000,
+      const c = client(
+        other.clusters[0].server,
+        other.clusters[0].readOnlyToken,
       );
       await expect(c.getJson('/version')).rejects.toThrow(
         /certificate|self.signed|issuer/i,
