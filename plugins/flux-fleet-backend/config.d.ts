@@ -136,8 +136,10 @@ export interface Config {
       /** …but at most this many seconds after the first change. Default 0.5. */
       maxDelaySeconds?: number;
       /**
-       * Time-based findings (reconcile requested, not handled) are re-evaluated this often, in seconds, once no
-       * cluster is still in its first sync. Default 60.
+       * How often, in seconds, a synced cluster is looked at for an analysis that time or new capacity
+       * measurements call for (a reconcile request turning "not handled", a controller crossing capacity: rules
+       * §2a), once no cluster is still in its first sync; with neither, it is analysed every 10 intervals.
+       * Default 60.
        */
       refreshIntervalSeconds?: number;
     };

@@ -3,6 +3,7 @@ import {
   ClusterAnalysisInput,
   createClusterContext,
   deriveObject,
+  measuredUtilisationSignature,
 } from './analysis';
 import { controllerFromDeployment } from './controller';
 import {
@@ -507,6 +508,45 @@ describe('analyseCluster', () => {
     expect(Object.isFrozen(a.boundary)).toBe(true);
   });
 
+  it('says when it would come out differently by time alone: the earliest pending request turning not handled', () => {
+    // shop-stuck's request is an hour old: not handled already, so nothing changes by time
+    expect(analysis.changesByTimeAt).toBeUndefined();
+    const input = scenario();
+    const pending = (name: string, requestedAt: string) =>
+      recordOf(
+        kustomizationObject({
+          namespace: 'team-shop',
+          name,
+          serviceAccountName: 'shop',
+          sourceRef: { kind: 'GitRepository', name: 'shop' },
+          annotations: { 'reconcile.fluxcd.io/requestedAt': requestedAt },
+        }),
+      );
+    const objects = [
+      ...(input.objects as FluxObjectRecord[]),
+      pending('asked-2-min-ago', '2026-07-14T09:58:00Z'),
+      pending('asked-1-min-ago', '2026-07-14T09:59:00Z'),
+    ];
+    const later = analyseCluster({ ...input, objects });
+    expect(new Date(later.changesByTimeAt!).toISOString()).toBe(
+      '2026-07-14T10:03:00.001Z',
+    );
+    // at that time the finding is there, and the next time is the other request's
+    const then = analyseCluster({
+      ...input,
+      objects,
+      now: later.changesByTimeAt! + 1,
+    });
+    expect(
+      then.objects
+        .get('prod-eu/team-shop/Kustomization/asked-2-min-ago')!
+        .findings.map(f => f.type),
+    ).toContain('reconcile-not-handled');
+    expect(new Date(then.changesByTimeAt!).toISOString()).toBe(
+      '2026-07-14T10:04:00.001Z',
+    );
+  });
+
   it('analyses a cluster without controllers or objects', () => {
     expect(
       analyseCluster({
@@ -523,6 +563,55 @@ describe('analyseCluster', () => {
       shards: [],
       loads: [],
     });
+  });
+});
+
+describe('measuredUtilisationSignature', () => {
+  it.each<
+    [
+      string,
+      Array<[string, number]> | undefined,
+      Array<[string, number]> | undefined,
+      boolean,
+    ]
+  >([
+    ['no measurements either time', undefined, undefined, true],
+    [
+      'within capacity, busier',
+      [['flux-system/helm-controller', 0.2]],
+      [['flux-system/helm-controller', 0.9]],
+      true,
+    ],
+    [
+      'over capacity by the same percent',
+      [['a/b', 1.301]],
+      [['a/b', 1.299]],
+      true,
+    ],
+    [
+      'in another order',
+      [
+        ['a/b', 0.1],
+        ['a/c', 0.2],
+      ],
+      [
+        ['a/c', 0.3],
+        ['a/b', 0.4],
+      ],
+      true,
+    ],
+    ['crossing capacity', [['a/b', 0.95]], [['a/b', 1.05]], false],
+    ['over capacity by another percent', [['a/b', 1.3]], [['a/b', 1.4]], false],
+    [
+      'a controller measured for the first time (its measurement replaces the estimate)',
+      [],
+      [['a/b', 0.5]],
+      false,
+    ],
+  ])('%s', (_, before, after, same) => {
+    const sig = (m?: Array<[string, number]>) =>
+      measuredUtilisationSignature(m && new Map(m));
+    expect(sig(before) === sig(after)).toBe(same);
   });
 });
 

@@ -38,7 +38,7 @@ import { isSuspended } from './record';
 import type { FluxObjectRecord, NamespaceRecord } from './record';
 import { referenceKey, referencesOf } from './references';
 import { deriveService, WorkloadLookup } from './serviceLink';
-import { deriveReconcileState } from './state';
+import { deriveReconcileState, reconcileNotHandledFrom } from './state';
 import { boundaryOf, instanceLockdown, tenantOf } from './tenancy';
 import type { InstanceSummary, ShardSummary } from './api';
 import type {
@@ -110,6 +110,19 @@ export interface ClusterAnalysisInput extends ClusterContextInput {
   measuredUtilisation?: ReadonlyMap<string, number>;
 }
 
+/**
+ * What of measured utilisation an analysis's output depends on (the `shard-over-capacity` finding alone): per
+ * controller, its percent when over capacity, else only that it is within. Equal signatures, equal analyses: an
+ * index re-analyses a cluster for new measurements only when its signature changes (rules §2a).
+ */
+export function measuredUtilisationSignature(measured: ReadonlyMap<string, number> | undefined): string {
+  if (!measured) return '';
+  return [...measured]
+    .map(([id, u]) => `${id}=${u > 1 ? Math.round(u * 100) : 'within'}`)
+    .sort()
+    .join(',');
+}
+
 /** The analysis of one cluster. */
 export interface ClusterAnalysis {
   cluster: string;
@@ -121,6 +134,11 @@ export interface ClusterAnalysis {
   shards: ShardSummary[];
   /** Estimated load of each controller, in instance, shard, name order. */
   loads: ControllerLoad[];
+  /**
+   * The earliest time after `now` at which this analysis would come out differently by time alone (a reconcile
+   * request becoming "not handled", rules §2a); undefined when none would.
+   */
+  changesByTimeAt?: number;
 }
 
 const NO_FINDINGS: Finding[] = Object.freeze([]) as unknown as Finding[];
@@ -269,10 +287,14 @@ export function analyseCluster(input: ClusterAnalysisInput): ClusterAnalysis {
 
   // Pass 1: each object on its own, and the load it puts on its controllers.
   const derivations: ObjectDerivation[] = new Array(records.length);
+  const nowMs = typeof now === 'number' ? now : now.getTime();
+  let changesByTimeAt: number | undefined;
   for (let i = 0; i < records.length; i++) {
     const record = records[i];
     const d = deriveObject(record, context, now);
     derivations[i] = d;
+    const from = reconcileNotHandledFrom(record);
+    if (from !== undefined && from > nowMs && from < (changesByTimeAt ?? Infinity)) changesByTimeAt = from;
     if (isSuspended(record) || !reconciledByController(record.kind)) continue;
     const targets = loadsOf(d.owner);
     if (targets.length === 0) continue;
@@ -389,6 +411,7 @@ export function analyseCluster(input: ClusterAnalysisInput): ClusterAnalysis {
     instances,
     shards,
     loads: controllerLoads,
+    ...(changesByTimeAt !== undefined && { changesByTimeAt }),
   };
 }
 

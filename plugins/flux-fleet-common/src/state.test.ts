@@ -19,6 +19,7 @@ import {
   blockedByFromMessage,
   deriveReconcileState,
   isReconcileNotHandled,
+  reconcileNotHandledFrom,
   parseRfc3339,
 } from './state';
 
@@ -360,6 +361,45 @@ describe('reconcile requested, not handled', () => {
     expect(state.reconcileNotHandled).toBe(expected);
     expect(state.reconcileRequestedAt).toBe(
       record.annotations['reconcile.fluxcd.io/requestedAt'],
+    );
+  });
+
+  it.each<[string, FluxObjectRecord, string | undefined]>([
+    [
+      'a pending request: 5 minutes after it',
+      requested('2026-07-14T09:58:00Z'),
+      '2026-07-14T10:03:00.001Z',
+    ],
+    [
+      'a request already not handled: the time it became so',
+      requested('2026-07-14T09:50:00Z'),
+      '2026-07-14T09:55:00.001Z',
+    ],
+    [
+      'handled',
+      requested('2026-07-14T09:58:00Z', '2026-07-14T09:58:00Z'),
+      undefined,
+    ],
+    [
+      'suspended',
+      requested('2026-07-14T09:58:00Z', undefined, true),
+      undefined,
+    ],
+    [
+      'not a time: old at once, never by time',
+      requested('1784023200'),
+      undefined,
+    ],
+    ['no request', recordOf(newKustomization()), undefined],
+  ])('becomes not handled at: %s', (_, record, expected) => {
+    const from = reconcileNotHandledFrom(record);
+    expect(from === undefined ? undefined : new Date(from).toISOString()).toBe(
+      expected,
+    );
+    // the time agrees with isReconcileNotHandled on both sides of it
+    const around = from === undefined ? [] : [from - 1, from];
+    expect(around.map(t => isReconcileNotHandled(record, t))).toEqual(
+      from === undefined ? [] : [false, true],
     );
   });
 

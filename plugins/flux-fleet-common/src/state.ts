@@ -97,6 +97,22 @@ export function isReconcileNotHandled(
 }
 
 /**
+ * When a pending reconcile request becomes "not handled" (rules §2): the first millisecond more than 5 minutes
+ * after its `requestedAt`. Undefined without a pending request (none, handled, suspended) or when the request
+ * counts as old at once (not an RFC 3339 time): nothing about the object then changes by time alone. An index
+ * re-analyses a cluster at this time rather than on a fixed cadence (rules §2a).
+ */
+export function reconcileNotHandledFrom(record: FluxObjectRecord): number | undefined {
+  const requestedAt = record.annotations[ANNOTATIONS.reconcileRequestedAt];
+  if (requestedAt === undefined) return undefined;
+  if (requestedAt === record.lastHandledReconcileAt) return undefined;
+  if (isSuspended(record)) return undefined;
+  const at = parseRfc3339(requestedAt);
+  // the first millisecond at which isReconcileNotHandled holds (it asks for more than 5 minutes)
+  return at === undefined ? undefined : at + RECONCILE_NOT_HANDLED_AFTER_MS + 1;
+}
+
+/**
  * Kinds `flux get` always shows Ready because no controller keeps a status on them: Alert and Provider
  * (notification.toolkit.fluxcd.io/v1beta3 dropped their status) and HelmRepository of type oci (an `oci://` URL).
  */

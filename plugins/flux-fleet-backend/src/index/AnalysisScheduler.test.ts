@@ -18,7 +18,7 @@ function scheduler(over: { initialSync?: boolean; synced?: boolean; statusNeedsA
       },
       structuralPending: () => state.structural,
       initialSync: () => state.initialSync,
-      refreshAllowed: () => state.synced,
+      refreshDue: () => state.synced,
     },
   );
   const structuralChange = () => {

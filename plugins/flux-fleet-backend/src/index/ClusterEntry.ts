@@ -35,6 +35,12 @@ export interface ClusterEntry {
   announcedStatus?: ClusterStatus;
   /** When the cluster's objects became stale, while they are. */
   staleSince?: number;
+  /**
+   * What the last analysis read besides the records: when it would come out differently by time alone (rules
+   * §2a), the signature of the measured utilisation it used, and when it ran. A refresh analyses again only when
+   * one of these says so.
+   */
+  analysed?: { at: number; changesByTimeAt?: number; utilisation: string };
   /** Bumped on every change of the view, for caches. */
   version: number;
   /** Its environment as configured (`fluxFleet.clusters[].environment`), when it is. */
@@ -58,6 +64,8 @@ export function createClusterEntry(
     rederiveStatus: () => boolean;
     /** Whether some cluster of the fleet is still in its first sync (readiness waits for it). */
     fleetInFirstSync: () => boolean;
+    /** Whether what the last analysis of this cluster read besides its records changed (ClusterEntry.analysed). */
+    analysisInputsChanged: () => boolean;
     configuredEnvironment?: string;
   },
 ): ClusterEntry {
@@ -78,7 +86,8 @@ export function createClusterEntry(
           entry.restoredAt === undefined &&
           !entry.syncedOnce &&
           !entry.watch().listed,
-        refreshAllowed: () => !deps.fleetInFirstSync() && (entry.watch?.().listed ?? false),
+        refreshDue: () =>
+          !deps.fleetInFirstSync() && (entry.watch?.().listed ?? false) && deps.analysisInputsChanged(),
       },
       deps.now,
     ),

@@ -169,23 +169,75 @@ describe('FleetClusters', () => {
     fleet.close();
   });
 
-  it("refreshes a synced cluster's analysis for time only once no cluster of the fleet is in its first sync", () => {
-    const { fleet } = testFleet(['lab', 'edge']);
-    const health = { lab: watchHealth(false), edge: watchHealth(false) };
-    for (const name of ['lab', 'edge'] as const) fleet.attachWatch(name, () => health[name]);
+  /** `lab` synced with one Kustomization whose reconcile was requested at T0 (not handled from T0 + 5 min). */
+  function labWithPendingRequest(clusters = ['lab']) {
+    const { fleet } = testFleet(clusters);
+    const health: Record<string, ReturnType<typeof watchHealth>> = {};
+    for (const name of clusters) {
+      health[name] = watchHealth(false);
+      fleet.attachWatch(name, () => health[name]);
+    }
+    const requested = kustomization('payments');
+    (requested.metadata as Record<string, unknown>).annotations = {
+      'reconcile.fluxcd.io/requestedAt': new Date(T0).toISOString(),
+    };
+    fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(requested);
+    const sync = (name: string) => {
+      health[name] = watchHealth(true);
+      fleet.connectionChanged(name);
+    };
+    sync('lab');
     const analysedAt = () => fleet.entry('lab').view.analysedAt;
-    fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(kustomization('payments'));
-    health.lab = watchHealth(true);
-    fleet.connectionChanged('lab');
+    const findings = () => fleet.entry('lab').view.findings.map(f => f.type);
+    return { fleet, sync, analysedAt, findings };
+  }
+
+  it("refreshes a synced cluster's analysis for time only once no cluster of the fleet is in its first sync", () => {
+    const { fleet, sync, analysedAt, findings } = labWithPendingRequest(['lab', 'edge']);
     const listedAt = analysedAt();
     expect(listedAt).toBe(Date.now());
-    // edge still lists for the first time: lab's refresh, due within the interval, waits
-    jest.advanceTimersByTime(TEST_ANALYSIS.refreshIntervalMs * 2);
+    // edge still lists for the first time: lab's refresh, due at T0 + 5 min, waits
+    jest.advanceTimersByTime(6 * 60_000);
     expect(analysedAt()).toBe(listedAt);
-    health.edge = watchHealth(true);
-    fleet.connectionChanged('edge');
+    expect(findings()).not.toContain('reconcile-not-handled');
+    sync('edge');
     jest.advanceTimersByTime(TEST_ANALYSIS.refreshIntervalMs);
     expect(analysedAt()).toBeGreaterThan(listedAt!);
+    expect(findings()).toContain('reconcile-not-handled');
+    fleet.close();
+  });
+
+  it('analyses a synced cluster again only when a time its last analysis named has come, its measurements changed, or 10 intervals passed (rules §2a)', () => {
+    const { fleet, analysedAt, findings } = labWithPendingRequest();
+    let measured = new Map([['flux-system/kustomize-controller', 0.4]]);
+    fleet.useMeasuredUtilisation(() => measured);
+    const analyses = () => fleet.entry('lab').view.analysis;
+    const first = analyses();
+    // refreshes before T0 + 5 min find nothing changed: no analysis
+    jest.advanceTimersByTime(4 * 60_000);
+    expect(analyses()).toBe(first + 1); // the measurements appeared: one analysis with them
+    jest.advanceTimersByTime(60_000);
+    expect(analyses()).toBe(first + 1);
+    expect(findings()).not.toContain('reconcile-not-handled');
+    // the request's 5 minutes passed: the next refresh analyses, and the finding is there
+    jest.advanceTimersByTime(60_000);
+    expect(analyses()).toBe(first + 2);
+    expect(findings()).toContain('reconcile-not-handled');
+    // a new measurement within capacity changes nothing the analysis reads
+    measured = new Map([['flux-system/kustomize-controller', 0.6]]);
+    jest.advanceTimersByTime(60_000);
+    expect(analyses()).toBe(first + 2);
+    // one over capacity does
+    measured = new Map([['flux-system/kustomize-controller', 1.5]]);
+    jest.advanceTimersByTime(60_000);
+    expect(analyses()).toBe(first + 3);
+    // and with nothing changing, the cluster is still analysed every 10 intervals
+    const at = analysedAt()!;
+    jest.advanceTimersByTime(9 * 60_000);
+    expect(analyses()).toBe(first + 3);
+    jest.advanceTimersByTime(60_000);
+    expect(analyses()).toBe(first + 4);
+    expect(analysedAt()).toBe(at + 10 * 60_000);
     fleet.close();
   });
 

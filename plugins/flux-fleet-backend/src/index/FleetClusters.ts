@@ -1,5 +1,5 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import { ClusterHealth, describeBehind, ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
+import { ClusterHealth, describeBehind, measuredUtilisationSignature, ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
 import type { FleetIndexChange } from '@flux-fleet/plugin-flux-fleet-node';
 import type { AnalysisSettings, TenantRule } from '../config/FleetConfig';
 import { analyseStore } from '../derive/analyseStore';
@@ -7,6 +7,7 @@ import type { ViewChanges } from '../derive/ClusterView';
 import type { ClusterStore } from '../records/ClusterStore';
 import type { ClusterSnapshotData, ClusterSnapshotSource } from '../records/snapshotTypes';
 import type { WatchHealthProbe, WatchTargets } from '../watch/startWatching';
+import { MAX_REFRESH_INTERVALS } from './AnalysisScheduler';
 import { createClusterEntry, type ClusterEntry, type RemoteHealth } from './ClusterEntry';
 import { healthOf, staleSinceOf } from './clusterHealth';
 import { snapshotSourceOf } from './snapshotSource';
@@ -68,6 +69,7 @@ export class FleetClusters implements WatchTargets {
         analyse: () => this.analyse(entry),
         rederiveStatus: () => this.rederiveStatus(entry),
         fleetInFirstSync: () => this.notReady !== undefined,
+        analysisInputsChanged: () => this.analysisInputsChanged(entry),
         configuredEnvironment: options.environments?.get(name),
       });
       this.entries.set(name, entry);
@@ -333,13 +335,19 @@ export class FleetClusters implements WatchTargets {
     const { store, view } = entry;
     const now = this.now();
     let analysis;
+    const measured = this.measuredUtilisation?.(entry.name);
     try {
-      analysis = analyseStore(store, this.options.tenants, now, this.measuredUtilisation?.(entry.name));
+      analysis = analyseStore(store, this.options.tenants, now, measured);
     } catch (error) {
       // analyseCluster never throws on odd records; a bug must still not take the index down
       this.options.logger.error(`Flux Fleet could not analyse cluster '${entry.name}': ${error}`);
       return;
     }
+    entry.analysed = {
+      at: now,
+      utilisation: measuredUtilisationSignature(measured),
+      ...(analysis.changesByTimeAt !== undefined && { changesByTimeAt: analysis.changesByTimeAt }),
+    };
     const changes = store.commit();
     const result = view.applyAnalysis(analysis, changes.changedKeys, now);
     // slots of deleted objects can be given to new ones now that the view shows them no more
@@ -347,6 +355,18 @@ export class FleetClusters implements WatchTargets {
     for (const key of changes.changedKeys) result.keys.add(key);
     for (const key of changes.eventKeys) result.keys.add(key);
     this.publish(entry, result, true);
+  }
+
+  /** Whether a refresh should analyse the cluster again (see AnalysisPasses.refreshDue). */
+  private analysisInputsChanged(entry: ClusterEntry): boolean {
+    const last = entry.analysed;
+    if (!last) return true;
+    const now = this.now();
+    return (
+      (last.changesByTimeAt !== undefined && now >= last.changesByTimeAt) ||
+      now - last.at >= this.options.analysis.refreshIntervalMs * MAX_REFRESH_INTERVALS ||
+      measuredUtilisationSignature(this.measuredUtilisation?.(entry.name)) !== last.utilisation
+    );
   }
 
   /** Commits the records and re-derives the objects whose status changed; returns whether an analysis is due. */
