@@ -69,6 +69,15 @@ export function resultsFileOf(quick: boolean, productSize: FleetSize): string {
     : 'bench/results/latest.json';
 }
 
+/**
+ * Entity page views per plugin. At L a view of the Kubernetes plugin's entity tab over 100 clusters waits out the
+ * whole 15 s timeout: 50 of them, of two page kinds, were 25 minutes of a run that must stay under 30.
+ */
+function pageViewsOf(quick: boolean, productSize: FleetSize): number {
+  if (quick) return 5;
+  return productSize === 'L' ? 10 : 50;
+}
+
 /** Reads the flags after `make bench ARGS=...`; throws a `UsageError` naming a wrong flag. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let size: FleetSize | undefined;
@@ -128,9 +137,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     loadSeconds: quick ? 2 : 10,
     connections: 8,
     freshnessChanges: quick ? 10 : 200,
-    // at L a view of the Kubernetes plugin's entity tab over 100 clusters takes the whole 15 s timeout: 50 of
-    // them, of two page kinds, were 25 minutes of a run that must stay under 30
-    pageViews: quick ? 5 : productSize === 'L' ? 10 : 50,
+    pageViews: pageViewsOf(quick, productSize),
     faultViews: quick ? 2 : 5,
     pageTimeoutMs: quick ? 5_000 : 15_000,
     resultsFile: resultsFileOf(quick, productSize),
