@@ -267,6 +267,15 @@ export class FleetIndex implements FleetIndexService {
     return this.fleet.clusterVersion(cluster);
   }
 
+  /**
+   * Changes whenever objects of one cluster came or went or it was analysed again (what owners, shards and
+   * controllers derive from); not when only an object's status changed. '' for a cluster it does not know.
+   */
+  structureVersion(cluster: string): string {
+    const view = this.fleet.find(cluster)?.view;
+    return view ? `${view.membership}.${view.analysis}` : '';
+  }
+
   private entriesFor(clusters?: string | string[]): ClusterEntry[] {
     if (clusters === undefined || clusters.length === 0) return this.fleet.all();
     const names = Array.isArray(clusters) ? clusters : [clusters];

@@ -1,0 +1,125 @@
+import {
+  FluxController,
+  FluxObjectRecord,
+  InstanceSummary,
+  normalizeFluxObject,
+} from '@flux-fleet/plugin-flux-fleet-common';
+import type { ControllerCapacityReading } from '../capacity/CapacitySource';
+import { CAPACITY_STATUS_FRESH_MS, CapacityAnswers } from './CapacityAnswers';
+
+const kustomizeController: FluxController = {
+  cluster: 'lab',
+  instance: 'flux-system',
+  name: 'kustomize-controller',
+  component: 'kustomize-controller',
+  shard: 'main',
+  watchAllNamespaces: true,
+  concurrent: 4,
+  noCrossNamespaceRefs: false,
+  noRemoteBases: false,
+  operatorManaged: false,
+};
+
+const instance: InstanceSummary = {
+  cluster: 'lab',
+  name: 'flux-system',
+  operatorManaged: false,
+  watchAllNamespaces: true,
+  lockdown: false,
+  shards: ['main'],
+  controllers: [kustomizeController],
+  objectCount: 0,
+};
+
+function kustomization(name: string): FluxObjectRecord {
+  const result = normalizeFluxObject('lab', {
+    apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+    kind: 'Kustomization',
+    metadata: { name, namespace: 'apps', uid: `uid-${name}` },
+    spec: { interval: '10m', path: './', prune: true, sourceRef: { kind: 'GitRepository', name: 'apps' } },
+  });
+  if (!result.record) throw new Error(result.error);
+  return result.record;
+}
+
+/** Answers over a fake index of one cluster whose records, structure and readings a test changes. */
+function lab() {
+  let now = Date.parse('2026-12-04T10:00:00Z');
+  const fleet = {
+    records: [kustomization('a'), kustomization('b')],
+    structure: '1.1',
+    readings: [] as ControllerCapacityReading[],
+    /** How often the cluster's records were built. */
+    builds: 0,
+  };
+  const answers = new CapacityAnswers(
+    {
+      clusterNames: () => ['lab'],
+      instances: () => [instance],
+      structureVersion: () => fleet.structure,
+      clusterRecordsInTurns: async () => {
+        fleet.builds++;
+        await new Promise(resolve => setImmediate(resolve));
+        return [...fleet.records];
+      },
+    },
+    { measurements: () => fleet.readings, history: () => [] },
+    () => now,
+  );
+  const objectCount = async () => (await answers.report()).items[0].controllers[0].objectCount;
+  return { fleet, answers, objectCount, advance: (ms: number) => (now += ms) };
+}
+
+describe('CapacityAnswers', () => {
+  it('computes a cluster once for callers asking at the same time', async () => {
+    const { fleet, answers } = lab();
+    const reports = await Promise.all([answers.report(), answers.report(), answers.report({ cluster: 'lab' })]);
+    expect(fleet.builds).toBe(1);
+    expect(reports.map(r => r.items[0].controllers[0].objectCount)).toEqual([2, 2, 2]);
+  });
+
+  it('keeps a cluster’s capacity through status churn for a while, and computes it again at once when its structure or measurements change', async () => {
+    const { fleet, answers, objectCount, advance } = lab();
+    expect(await objectCount()).toBe(2);
+    // only statuses changed (the structure did not): served as computed until it is CAPACITY_STATUS_FRESH_MS old
+    fleet.records = [kustomization('a')];
+    advance(CAPACITY_STATUS_FRESH_MS - 1);
+    expect(await objectCount()).toBe(2);
+    expect(fleet.builds).toBe(1);
+    advance(1);
+    expect(await objectCount()).toBe(1);
+    expect(fleet.builds).toBe(2);
+    // an object came (the index's structure changed): at once
+    fleet.records = [kustomization('a'), kustomization('b'), kustomization('c')];
+    fleet.structure = '2.2';
+    expect(await objectCount()).toBe(3);
+    // a collection round measured the controller: at once, with the measurement
+    fleet.readings = [
+      {
+        key: 'lab/flux-system/kustomize-controller',
+        cluster: 'lab',
+        namespace: 'flux-system',
+        deployment: 'kustomize-controller',
+        component: 'kustomize-controller',
+        unmeasured: [],
+        bySource: {},
+        measurement: {
+          cluster: 'lab',
+          namespace: 'flux-system',
+          deployment: 'kustomize-controller',
+          component: 'kustomize-controller',
+          source: 'pod-proxy',
+          pods: ['kustomize-controller-7d9f8b6c5-x2x9q'],
+          measuredAt: '2026-12-04T10:01:00Z',
+          windowSeconds: 60,
+          problems: [],
+          activeWorkers: 1,
+        },
+      },
+    ];
+    const builds = fleet.builds;
+    const [controller] = (await answers.report()).items[0].controllers;
+    expect(controller.source).toBe('metrics');
+    expect(fleet.builds).toBe(builds + 1);
+  });
+});
