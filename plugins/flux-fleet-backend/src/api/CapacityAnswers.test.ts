@@ -59,8 +59,9 @@ function lab() {
       structureVersion: () => fleet.structure,
       clusterRecordsInTurns: async () => {
         fleet.builds++;
+        const records = [...fleet.records];
         await new Promise(resolve => setImmediate(resolve));
-        return [...fleet.records];
+        return records;
       },
     },
     { measurements: () => fleet.readings, history: () => [] },
@@ -76,6 +77,18 @@ describe('CapacityAnswers', () => {
     const reports = await Promise.all([answers.report(), answers.report(), answers.report({ cluster: 'lab' })]);
     expect(fleet.builds).toBe(1);
     expect(reports.map(r => r.items[0].controllers[0].objectCount)).toEqual([2, 2, 2]);
+  });
+
+  it('does not hand a caller a computation from other inputs that is still under way', async () => {
+    const { fleet, answers } = lab();
+    const before = answers.report();
+    // objects came while the first computation builds its records: the second caller gets its own
+    fleet.records = [kustomization('a'), kustomization('b'), kustomization('c')];
+    fleet.structure = '2.2';
+    const after = answers.report();
+    expect((await before).items[0].controllers[0].objectCount).toBe(2);
+    expect((await after).items[0].controllers[0].objectCount).toBe(3);
+    expect(fleet.builds).toBe(2);
   });
 
   it('keeps a cluster’s capacity through status churn for a while, and computes it again at once when its structure or measurements change', async () => {

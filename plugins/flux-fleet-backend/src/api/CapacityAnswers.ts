@@ -82,7 +82,7 @@ function utilisationAt(point: CapacityHistoryPoint, concurrent: number): number 
  */
 export class CapacityAnswers {
   private readonly computed = new Map<string, ComputedCapacity>();
-  private readonly computing = new Map<string, Promise<InstanceCapacity[]>>();
+  private readonly computing = new Map<string, { structure: string; measured: string; items: Promise<InstanceCapacity[]> }>();
 
   constructor(
     private readonly index: CapacityIndex,
@@ -120,17 +120,19 @@ export class CapacityAnswers {
     ) {
       return last.items;
     }
-    let running = this.computing.get(cluster);
-    if (!running) {
-      running = (async () => {
-        const at = this.now();
-        const items = this.clusterCapacity(cluster, await this.index.clusterRecordsInTurns(cluster));
-        this.computed.set(cluster, { structure, measured, at, items });
-        return items;
-      })().finally(() => this.computing.delete(cluster));
-      this.computing.set(cluster, running);
-    }
-    return running;
+    // a computation under way from other inputs (the verdict watch right after a round) is not joined
+    const running = this.computing.get(cluster);
+    if (running && running.structure === structure && running.measured === measured) return running.items;
+    const items = (async () => {
+      const at = this.now();
+      const computed = this.clusterCapacity(cluster, await this.index.clusterRecordsInTurns(cluster));
+      this.computed.set(cluster, { structure, measured, at, items: computed });
+      return computed;
+    })().finally(() => {
+      if (this.computing.get(cluster)?.items === items) this.computing.delete(cluster);
+    });
+    this.computing.set(cluster, { structure, measured, items });
+    return items;
   }
 
   /** The sharding plan of one instance (rules §13); `shards` the shards wanted besides `main`. */
