@@ -32,12 +32,12 @@ export interface CapacityIndex {
  */
 export const CAPACITY_STATUS_FRESH_MS = 30_000;
 
-/** A cluster's capacity as last computed, and from what. */
+/** A cluster's capacity as last computed (or being computed), from what, and since when. */
 interface ComputedCapacity {
   structure: string;
   measured: string;
   at: number;
-  items: InstanceCapacity[];
+  items: Promise<InstanceCapacity[]>;
 }
 
 /** A capacity source that has never measured anything (capacity collection not running). */
@@ -82,7 +82,6 @@ function utilisationAt(point: CapacityHistoryPoint, concurrent: number): number 
  */
 export class CapacityAnswers {
   private readonly computed = new Map<string, ComputedCapacity>();
-  private readonly computing = new Map<string, { structure: string; measured: string; items: Promise<InstanceCapacity[]> }>();
 
   constructor(
     private readonly index: CapacityIndex,
@@ -107,8 +106,12 @@ export class CapacityAnswers {
     return { items, generatedAt: new Date(this.now()).toISOString() };
   }
 
-  /** A cluster's capacity: as last computed while still current (see the class), else computed once for all callers. */
-  private async capacityOf(cluster: string): Promise<InstanceCapacity[]> {
+  /**
+   * A cluster's capacity: the last computation's (finished or under way) while its inputs are the same and it is
+   * younger than CAPACITY_STATUS_FRESH_MS, else a new one. A computation from other inputs is never handed out:
+   * the verdict watch right after a round must compare the round's figures.
+   */
+  private capacityOf(cluster: string): Promise<InstanceCapacity[]> {
     const structure = this.index.structureVersion(cluster);
     const measured = measurementsSignature(this.source.measurements(cluster));
     const last = this.computed.get(cluster);
@@ -120,18 +123,13 @@ export class CapacityAnswers {
     ) {
       return last.items;
     }
-    // a computation under way from other inputs (the verdict watch right after a round) is not joined
-    const running = this.computing.get(cluster);
-    if (running && running.structure === structure && running.measured === measured) return running.items;
-    const items = (async () => {
-      const at = this.now();
-      const computed = this.clusterCapacity(cluster, await this.index.clusterRecordsInTurns(cluster));
-      this.computed.set(cluster, { structure, measured, at, items: computed });
-      return computed;
-    })().finally(() => {
-      if (this.computing.get(cluster)?.items === items) this.computing.delete(cluster);
+    const items = this.index.clusterRecordsInTurns(cluster).then(objects => this.clusterCapacity(cluster, objects));
+    const entry = { structure, measured, at: this.now(), items };
+    this.computed.set(cluster, entry);
+    // a failed computation is not kept: the next caller tries again
+    items.catch(() => {
+      if (this.computed.get(cluster) === entry) this.computed.delete(cluster);
     });
-    this.computing.set(cluster, { structure, measured, items });
     return items;
   }
 
