@@ -1,35 +1,9 @@
-import {
-  FluxController,
-  FluxObjectRecord,
-  InstanceSummary,
-  normalizeFluxObject,
-} from '@flux-fleet/plugin-flux-fleet-common';
+import { FluxObjectRecord, normalizeFluxObject } from '@flux-fleet/plugin-flux-fleet-common';
 import type { ControllerCapacityReading } from '../capacity/CapacitySource';
+import { testController, testInstance } from '../capacity/__testUtils__/controllerFixtures';
 import { CAPACITY_STATUS_FRESH_MS, CapacityAnswers } from './CapacityAnswers';
 
-const kustomizeController: FluxController = {
-  cluster: 'lab',
-  instance: 'flux-system',
-  name: 'kustomize-controller',
-  component: 'kustomize-controller',
-  shard: 'main',
-  watchAllNamespaces: true,
-  concurrent: 4,
-  noCrossNamespaceRefs: false,
-  noRemoteBases: false,
-  operatorManaged: false,
-};
-
-const instance: InstanceSummary = {
-  cluster: 'lab',
-  name: 'flux-system',
-  operatorManaged: false,
-  watchAllNamespaces: true,
-  lockdown: false,
-  shards: ['main'],
-  controllers: [kustomizeController],
-  objectCount: 0,
-};
+const instance = testInstance('lab', [testController('lab', 'kustomize-controller', 'kustomize-controller')]);
 
 function kustomization(name: string): FluxObjectRecord {
   const result = normalizeFluxObject('lab', {

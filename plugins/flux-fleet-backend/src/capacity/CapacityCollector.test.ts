@@ -1,45 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mockServices } from '@backstage/backend-test-utils';
-import type {
-  FluxController,
-  InstanceSummary,
-} from '@flux-fleet/plugin-flux-fleet-common';
 import type { CapacitySettings } from '../config/FleetConfig';
 import { CapacityCollector } from './CapacityCollector';
+import { testController, testInstance } from './__testUtils__/controllerFixtures';
 import { FakeClusterApi } from './__testUtils__/fakeClusterApi';
 import { exposition } from './__testUtils__/metricsFixtures';
 
-const controller = (
-  cluster: string,
-  name: string,
-  component: FluxController['component'],
-): FluxController => ({
-  cluster,
-  instance: 'flux-system',
-  name,
-  component,
-  shard: 'main',
-  watchAllNamespaces: true,
-  concurrent: 4,
-  noCrossNamespaceRefs: false,
-  noRemoteBases: false,
-  operatorManaged: false,
-});
-
-const instance = (
-  cluster: string,
-  controllers: FluxController[],
-): InstanceSummary => ({
-  cluster,
-  name: 'flux-system',
-  operatorManaged: false,
-  watchAllNamespaces: true,
-  lockdown: false,
-  shards: ['main'],
-  controllers,
-  objectCount: 0,
-});
+const controller = testController;
+const instance = testInstance;
 
 const instances = [
   instance('eu-1', [

@@ -1,26 +1,11 @@
-import type { ControllerComponent, ControllerMeasurement, FluxController } from '@flux-fleet/plugin-flux-fleet-common';
+import type { ControllerComponent, ControllerMeasurement } from '@flux-fleet/plugin-flux-fleet-common';
 import { createLimiter } from '../watch/createLimiter';
 import { PodProxySource } from './PodProxySource';
+import { testController } from './__testUtils__/controllerFixtures';
 import { FakeClusterApi } from './__testUtils__/fakeClusterApi';
 import { exposition } from './__testUtils__/metricsFixtures';
 
-function controller(
-  name: string,
-  component: ControllerComponent,
-): FluxController {
-  return {
-    cluster: 'eu-1',
-    instance: 'flux-system',
-    name,
-    component,
-    shard: 'main',
-    watchAllNamespaces: true,
-    concurrent: 4,
-    noCrossNamespaceRefs: false,
-    noRemoteBases: false,
-    operatorManaged: false,
-  };
-}
+const controller = (name: string, component: ControllerComponent) => testController('eu-1', name, component);
 
 const controllers = [
   controller('kustomize-controller', 'kustomize-controller'),

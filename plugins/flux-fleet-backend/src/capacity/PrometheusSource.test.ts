@@ -5,9 +5,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FluxController } from '@flux-fleet/plugin-flux-fleet-common';
 import type { PrometheusSettings } from '../config/FleetConfig';
 import { PrometheusSource } from './PrometheusSource';
+import { testController } from './__testUtils__/controllerFixtures';
 import { exposition } from './__testUtils__/metricsFixtures';
 
 /**
@@ -19,18 +19,7 @@ const required = process.env.FLUX_FLEET_REQUIRE_PROMETHEUS === '1';
 const present = existsSync(BINARY);
 const describeReal = present || required ? describe : describe.skip;
 
-const controller = (name: string): FluxController => ({
-  cluster: 'eu-1',
-  instance: 'flux-system',
-  name,
-  component: 'kustomize-controller',
-  shard: 'main',
-  watchAllNamespaces: true,
-  concurrent: 4,
-  noCrossNamespaceRefs: false,
-  noRemoteBases: false,
-  operatorManaged: false,
-});
+const controller = (name: string) => testController('eu-1', name, 'kustomize-controller');
 
 async function listen(
   handler: http.RequestListener,
