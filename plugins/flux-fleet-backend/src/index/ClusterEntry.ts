@@ -37,10 +37,10 @@ export interface ClusterEntry {
   staleSince?: number;
   /**
    * What the last analysis read besides the records: when it would come out differently by time alone (rules
-   * §2a), the signature of the measured utilisation it used, and when it ran. A refresh analyses again only when
-   * one of these says so.
+   * §2a) and the signature of the measured utilisation it used (when it ran: `view.analysedAt`). A refresh
+   * analyses again only when one of these says so.
    */
-  analysed?: { at: number; changesByTimeAt?: number; utilisation: string };
+  analysed?: { changesByTimeAt?: number; utilisation: string };
   /** Bumped on every change of the view, for caches. */
   version: number;
   /** Its environment as configured (`fluxFleet.clusters[].environment`), when it is. */

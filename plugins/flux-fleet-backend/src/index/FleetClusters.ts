@@ -344,7 +344,6 @@ export class FleetClusters implements WatchTargets {
       return;
     }
     entry.analysed = {
-      at: now,
       utilisation: measuredUtilisationSignature(measured),
       ...(analysis.changesByTimeAt !== undefined && { changesByTimeAt: analysis.changesByTimeAt }),
     };
@@ -360,11 +359,12 @@ export class FleetClusters implements WatchTargets {
   /** Whether a refresh should analyse the cluster again (see AnalysisPasses.refreshDue). */
   private analysisInputsChanged(entry: ClusterEntry): boolean {
     const last = entry.analysed;
-    if (!last) return true;
+    const at = entry.view.analysedAt;
+    if (!last || at === undefined) return true;
     const now = this.now();
     return (
       (last.changesByTimeAt !== undefined && now >= last.changesByTimeAt) ||
-      now - last.at >= this.options.analysis.refreshIntervalMs * MAX_REFRESH_INTERVALS ||
+      now - at >= this.options.analysis.refreshIntervalMs * MAX_REFRESH_INTERVALS ||
       measuredUtilisationSignature(this.measuredUtilisation?.(entry.name)) !== last.utilisation
     );
   }
