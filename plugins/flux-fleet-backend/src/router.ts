@@ -18,7 +18,7 @@ import express from 'express';
 import Router from 'express-promise-router';
 import { EntityLinkCache } from './api/EntityLinkCache';
 import type { FleetIndexService, IndexedObjectFacts } from '@flux-fleet/plugin-flux-fleet-node';
-import { buildEntityView } from './api/entityView';
+import { buildEntityView, entityViewJson } from './api/entityView';
 import { buildOpenApiDocument } from './schema/openApiDocument';
 import {
   entityPathSchema,
@@ -220,14 +220,18 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       );
     }
     const filter = await readFilter(req);
-    const all = fleetIndex
-      .entityObjects(entity.link)
-      .filter(o => readable(filter, o));
+    const limit = query.limit ?? MAX_ENTITY_OBJECTS;
+    const fleet = { clusters: clusters(), instances: (cluster: string) => fleetIndex.instances(cluster) };
+    if (fleetIndex.entityObjectsJson) {
+      const found = fleetIndex.entityObjectsJson(entity.link, limit, indexedFilter(filter, ownership));
+      signals.entityViewed(entity.entityRef, entity.link);
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(entityViewJson(entity, found, fleet));
+      return;
+    }
+    const all = fleetIndex.entityObjects(entity.link).filter(o => readable(filter, o));
     const view: EntityView = {
-      ...buildEntityView(entity, all.slice(0, query.limit ?? MAX_ENTITY_OBJECTS), {
-        clusters: clusters(),
-        instances: cluster => fleetIndex.instances(cluster),
-      }),
+      ...buildEntityView(entity, all.slice(0, limit), fleet),
       totalCount: all.length,
     };
     signals.entityViewed(entity.entityRef, entity.link);

@@ -14,6 +14,7 @@ import type {
   TenantSummary,
   FleetVersionView,
   FluxKind,
+  Owner,
 } from '@flux-fleet/plugin-flux-fleet-common';
 
 /** What changed in the index. */
@@ -40,6 +41,15 @@ export interface IndexedObjectFacts {
   readonly service: string | null;
   /** rules §5: only the tenant is read. */
   readonly boundary: { readonly tenant: string | null };
+}
+
+/** One of an entity's objects as the entity view's JSON answer is made of it: its answer's JSON, where it is, its owner. */
+export interface EntityObjectJson {
+  cluster: string;
+  /** rules §4: which instance, shard and controller reconcile it (or contest it). */
+  owner: Owner;
+  /** `JSON.stringify` of the `FleetObject` that `entityObjects` gives for it, in UTF-8. */
+  json: Buffer;
 }
 
 /**
@@ -86,6 +96,15 @@ export interface FleetIndexService {
   malformed?(cluster?: string): MalformedObject[];
   /** The Flux objects of a catalog entity, across clusters (rules §6). */
   entityObjects(link: EntityLink): FleetObject[];
+  /**
+   * The same objects, those `readable` accepts, the first `limit` of them as JSON (an implementation may keep each
+   * object's JSON between views), and how many there are. Optional: without it the API serialises `entityObjects`.
+   */
+  entityObjectsJson?(
+    link: EntityLink,
+    limit: number,
+    readable?: (o: IndexedObjectFacts) => boolean,
+  ): { objects: EntityObjectJson[]; totalCount: number };
   /** Calls the listener after each batch of changes; returns an unsubscribe function. */
   subscribe(listener: (changes: FleetIndexChange[]) => void): () => void;
 }

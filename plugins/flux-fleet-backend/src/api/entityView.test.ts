@@ -1,5 +1,5 @@
 import type { ClusterHealth, FleetObject, InstanceSummary } from '@flux-fleet/plugin-flux-fleet-common';
-import { buildEntityView } from './entityView';
+import { buildEntityView, entityViewJson } from './entityView';
 
 const health = (name: string, synced: boolean) => ({ name, synced, status: synced ? 'synced' : 'syncing' }) as ClusterHealth;
 
@@ -52,5 +52,39 @@ describe('buildEntityView', () => {
     });
     expect(view.instances).toEqual([]);
     expect(view.clusters.map(c => c.name)).toEqual(['listing']);
+  });
+
+  it('as JSON from each object’s kept JSON, answers what the built view serialises to', () => {
+    const objects = [
+      object('prod', { instance: 'flux-system', shard: '', controller: 'kustomize-controller' }),
+      object('stage', { status: 'unowned' as FleetObject['owner']['status'] }),
+      object('stage', {
+        status: 'contested',
+        candidates: [{ instance: 'team-a', shard: 'a', controller: 'kustomize-controller' }],
+      }),
+    ];
+    const fleet = {
+      clusters: [health('prod', true), health('stage', true), health('idle', true), health('listing', false)],
+      instances: (cluster: string) => [
+        instance(cluster, 'flux-system', ['kustomize-controller', 'helm-controller']),
+        instance(cluster, 'team-a', ['kustomize-controller']),
+      ],
+    };
+    const entity = { entityRef: 'component:default/api', link: { kubernetesId: 'api', labelSelector: 'app in (a,"b")' } };
+    const json = entityViewJson(
+      entity,
+      {
+        objects: objects.slice(0, 2).map(o => ({ cluster: o.ref.cluster, owner: o.owner, json: Buffer.from(JSON.stringify(o)) })),
+        totalCount: 3,
+      },
+      fleet,
+    );
+    expect(JSON.parse(json.toString('utf8'))).toEqual({
+      ...buildEntityView(entity, objects.slice(0, 2), fleet),
+      totalCount: 3,
+    });
+    expect(JSON.parse(json.toString('utf8')).instances.map((i: InstanceSummary) => `${i.cluster}/${i.name}`)).toEqual([
+      'prod/flux-system',
+    ]);
   });
 });

@@ -4,47 +4,105 @@ import type {
   EntityView,
   FleetObject,
   InstanceSummary,
+  Owner,
 } from '@flux-fleet/plugin-flux-fleet-common';
+import type { EntityObjectJson } from '@flux-fleet/plugin-flux-fleet-node';
+
+/** What the entity view reads of each of its objects besides the object itself. */
+export interface EntityObjectPlace {
+  cluster: string;
+  owner: Owner;
+}
+
+/** What the entity view reads of the fleet. */
+export interface EntityViewFleet {
+  /** Every cluster's health, as `GET /clusters` answers it. */
+  clusters: ClusterHealth[];
+  instances(cluster: string): InstanceSummary[];
+}
 
 /**
- * A catalog entity's view (`GET /entity/…`, rules §6): its objects, the clusters they are on (and every cluster
- * not yet synced, which may hold more), and the instances that reconcile or contest them. An instance lists only
- * the controllers of the entity's objects: all of them made most of the answer at fleet M (a dozen controllers
- * per instance, on every cluster), and the entity's page shows none of the others; `GET /instances` has them all.
+ * The clusters and instances of a catalog entity's view (`GET /entity/…`, rules §6), from where its objects are:
+ * the clusters they are on (and every cluster not yet synced, which may hold more), and the instances that
+ * reconcile or contest them. An instance lists only the controllers of the entity's objects: all of them made
+ * most of the answer at fleet M (a dozen controllers per instance, on every cluster), and the entity's page shows
+ * none of the others; `GET /instances` has them all.
  */
+export function entityViewContext(
+  objects: readonly EntityObjectPlace[],
+  fleet: EntityViewFleet,
+): Pick<EntityView, 'clusters' | 'instances'> {
+  // cluster → instance → the controllers that reconcile (or contest) the entity's objects there
+  const controllers = new Map<string, Map<string, Set<string>>>();
+  const add = (cluster: string, instance: string, controller: string | null) => {
+    let ofCluster = controllers.get(cluster);
+    if (!ofCluster) controllers.set(cluster, (ofCluster = new Map()));
+    let ofInstance = ofCluster.get(instance);
+    if (!ofInstance) ofCluster.set(instance, (ofInstance = new Set()));
+    if (controller !== null) ofInstance.add(controller);
+  };
+  const clusterNames = new Set<string>();
+  for (const { cluster, owner } of objects) {
+    clusterNames.add(cluster);
+    if (owner.instance !== null) add(cluster, owner.instance, owner.controller);
+    for (const c of owner.candidates ?? []) add(cluster, c.instance, c.controller);
+  }
+  const instances: InstanceSummary[] = [];
+  for (const cluster of clusterNames) {
+    const ofCluster = controllers.get(cluster);
+    if (!ofCluster) continue;
+    for (const i of fleet.instances(cluster)) {
+      const wanted = ofCluster.get(i.name);
+      if (wanted) instances.push({ ...i, controllers: i.controllers.filter(c => wanted.has(c.name)) });
+    }
+  }
+  return {
+    clusters: fleet.clusters.filter(c => clusterNames.has(c.name) || !c.synced),
+    instances,
+  };
+}
+
+/** A catalog entity's view (`GET /entity/…`, rules §6) of its objects: see {@link entityViewContext}. */
 export function buildEntityView(
   entity: { entityRef: string; link: EntityLink },
   objects: FleetObject[],
-  fleet: {
-    /** Every cluster's health, as `GET /clusters` answers it. */
-    clusters: ClusterHealth[];
-    instances(cluster: string): InstanceSummary[];
-  },
+  fleet: EntityViewFleet,
 ): EntityView {
-  const clusterNames = new Set(objects.map(o => o.ref.cluster));
-  // the controllers that reconcile (or contest) the entity's objects, by cluster/instance/controller
-  const controllerKeys = new Set<string>();
-  for (const o of objects) {
-    const { cluster } = o.ref;
-    if (o.owner.instance !== null) {
-      controllerKeys.add(`${cluster}/${o.owner.instance}/${o.owner.controller}`);
-    }
-    for (const c of o.owner.candidates ?? []) {
-      controllerKeys.add(`${cluster}/${c.instance}/${c.controller}`);
-    }
-  }
-  const instanceKeys = new Set([...controllerKeys].map(k => k.slice(0, k.lastIndexOf('/'))));
   return {
     entityRef: entity.entityRef,
     link: entity.link,
     objects,
-    clusters: fleet.clusters.filter(c => clusterNames.has(c.name) || !c.synced),
-    instances: [...clusterNames]
-      .flatMap(cluster => fleet.instances(cluster))
-      .filter(i => instanceKeys.has(`${i.cluster}/${i.name}`))
-      .map(i => ({
-        ...i,
-        controllers: i.controllers.filter(c => controllerKeys.has(`${i.cluster}/${i.name}/${c.name}`)),
-      })),
+    ...entityViewContext(
+      objects.map(o => ({ cluster: o.ref.cluster, owner: o.owner })),
+      fleet,
+    ),
   };
+}
+
+const COMMA = Buffer.from(',');
+
+/**
+ * The same view as {@link buildEntityView} gives, as UTF-8 JSON, from each object's JSON as the index keeps it
+ * (`FleetIndexService.entityObjectsJson`): the objects' bytes are copied into the answer, not built and
+ * serialised again (as `/objects` answers).
+ */
+export function entityViewJson(
+  entity: { entityRef: string; link: EntityLink },
+  found: { objects: readonly EntityObjectJson[]; totalCount: number },
+  fleet: EntityViewFleet,
+): Buffer {
+  const { clusters, instances } = entityViewContext(found.objects, fleet);
+  const parts: Buffer[] = [
+    Buffer.from(`{"entityRef":${JSON.stringify(entity.entityRef)},"link":${JSON.stringify(entity.link)},"objects":[`),
+  ];
+  found.objects.forEach((o, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(o.json);
+  });
+  parts.push(
+    Buffer.from(
+      `],"totalCount":${found.totalCount},"clusters":${JSON.stringify(clusters)},"instances":${JSON.stringify(instances)}}`,
+    ),
+  );
+  return Buffer.concat(parts);
 }

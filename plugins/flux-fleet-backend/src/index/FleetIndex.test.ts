@@ -66,6 +66,31 @@ describe('FleetIndex', () => {
     fleet.close();
   });
 
+  it('gives an entity’s objects as JSON equal to its objects, the readable ones, the first `limit`, and a new JSON after a change', () => {
+    const { index, fleet, kustomizations } = labFleet();
+    const link = { labelSelector: 'team in (payments,search)' };
+    const parsed = (limit: number, readable?: (o: { key: string }) => boolean) => {
+      const found = index.entityObjectsJson(link, limit, readable);
+      return { objects: found.objects.map(o => JSON.parse(o.json.toString('utf8'))), totalCount: found.totalCount };
+    };
+    expect(parsed(10)).toEqual({ objects: JSON.parse(JSON.stringify(index.entityObjects(link))), totalCount: 3 });
+    expect(parsed(10).objects.map(o => o.ref.name)).toEqual(['applies-api', 'applies-worker', 'labelled']);
+    expect(parsed(1)).toMatchObject({ objects: [{ ref: { name: 'applies-api' } }], totalCount: 3 });
+    expect(parsed(10, o => !o.key.endsWith('/applies-api'))).toMatchObject({
+      objects: [{ ref: { name: 'applies-worker' } }, { ref: { name: 'labelled' } }],
+      totalCount: 2,
+    });
+    kustomizations.upsert(
+      kustomization('labelled', {
+        labels: { team: 'payments' },
+        ready: { status: 'False', reason: 'BuildFailed', message: 'kustomize build failed' },
+      }),
+    );
+    jest.advanceTimersByTime(1_000);
+    expect(parsed(10).objects[2].state).toMatchObject({ state: 'failed', reason: 'BuildFailed' });
+    fleet.close();
+  });
+
   it('counts the fleet in its summary and finds objects by key, kind and state', () => {
     const { index, kustomizations, fleet } = labFleet();
     kustomizations.upsert(

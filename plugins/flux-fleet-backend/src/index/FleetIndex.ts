@@ -20,6 +20,7 @@ import {
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type {
+  EntityObjectJson,
   FleetIndexChange,
   FleetIndexService,
   IndexedObjectFacts,
@@ -215,6 +216,33 @@ export class FleetIndex implements FleetIndexService {
   }
 
   entityObjects(link: EntityLink): FleetObject[] {
+    return this.entityIndexedObjects(link).map(o => this.toApi(o));
+  }
+
+  /**
+   * The same objects as {@link entityObjects}, each as its JSON, kept between views while the object does not
+   * change ({@link ObjectJsonCache}): building and serialising every object again was half of an entity view's
+   * CPU at fleet L (81 objects on 100 clusters, 3.9 of 7.5 ms; measured 2026-12-04).
+   */
+  entityObjectsJson(
+    link: EntityLink,
+    limit: number,
+    readable?: (o: IndexedObjectFacts) => boolean,
+  ): { objects: EntityObjectJson[]; totalCount: number } {
+    const found = this.entityIndexedObjects(link);
+    const shown = readable ? found.filter(readable) : found;
+    return {
+      objects: shown.slice(0, limit).map(o => ({
+        cluster: o.cluster,
+        owner: o.owner,
+        json: this.objectJson.jsonOf(this.fleet.find(o.cluster)!, o),
+      })),
+      totalCount: shown.length,
+    };
+  }
+
+  /** The objects of an entity (rules §6: by `backstage.io/kubernetes-id`, then by label selector), in key order. */
+  private entityIndexedObjects(link: EntityLink): IndexedObject[] {
     const found = new Map<string, IndexedObject>();
     if (link.kubernetesId !== undefined) {
       const service = link.kubernetesId;
@@ -233,7 +261,7 @@ export class FleetIndex implements FleetIndexService {
         if (o) found.set(key, o);
       }
     }
-    return [...found.values()].sort(byKey).map(o => this.toApi(o));
+    return [...found.values()].sort(byKey);
   }
 
   malformed(cluster?: string): MalformedObject[] {

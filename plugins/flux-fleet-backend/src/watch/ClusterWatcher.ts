@@ -61,6 +61,8 @@ interface InformerEntry {
   essential: boolean;
   /** Refused (403) or not served (404): counts as done for `synced`, shown as the last error. */
   unavailable: boolean;
+  /** Its name in the health's `watches` (a Flux kind, or the role of a supporting watch). */
+  watch: string;
 }
 
 /**
@@ -73,7 +75,7 @@ export class ClusterWatcher {
   private readonly informers = new Map<string, InformerEntry>();
   private readonly health: ConnectionHealth;
   private readonly abort = new AbortController();
-  private servedVersions: Record<string, string> = {};
+  private servedVersions: Readonly<Record<string, string>> = Object.freeze({});
   private discovered = false;
   private rediscoverTimer?: NodeJS.Timeout;
   private probeTimer?: NodeJS.Timeout;
@@ -129,16 +131,19 @@ export class ClusterWatcher {
   }
 
   watchHealth(): ClusterWatchHealth {
+    // read on every cluster's health, which the entity view reads for each of up to 100 clusters
     const watches: WatchFollowState[] = [];
-    for (const [id, { informer, unavailable }] of this.informers) {
-      watches.push({ ...informer.followState(id.replace(/^flux\//, '')), ...(unavailable && { unavailable }) });
+    for (const { informer, unavailable, watch } of this.informers.values()) {
+      const state = informer.followState(watch);
+      if (unavailable) state.unavailable = true;
+      watches.push(state);
     }
     return {
       connection: this.health.snapshot(),
       listed: this.isSynced(),
       discovered: this.discovered,
       watches,
-      servedVersions: { ...this.servedVersions },
+      servedVersions: this.servedVersions,
     };
   }
 
@@ -236,7 +241,7 @@ export class ClusterWatcher {
       this.logger,
       this.limitList,
     );
-    this.informers.set(id, { informer, essential, unavailable: false });
+    this.informers.set(id, { informer, essential, unavailable: false, watch: id.replace(/^flux\//, '') });
     informer.start();
   }
 
@@ -337,7 +342,8 @@ export class ClusterWatcher {
     for (const problem of found.problems) {
       this.logger.warn(`Flux Fleet: ${problem}`);
     }
-    this.servedVersions = found.servedVersions;
+    // frozen: every health read shares it
+    this.servedVersions = Object.freeze({ ...found.servedVersions });
     const wanted = new Map<string, WatchedResource>(
       found.resources.map(r => [`flux/${r.kind}`, r]),
     );
