@@ -22,16 +22,18 @@ describe('snapshot cadence', () => {
   let persistence: FleetPersistence;
   let now: number;
   const index = { version: 1, membership: 1 };
+  /** The held clusters, and each one's objects (the health's count) when not the index version. */
+  let held: { names: string[]; objects?: number };
 
   function clusters(): PersistedClusters {
     const empty = { format: 1 as const, objects: [], updatedAt: [], controllers: [], namespaces: [], workloads: [], events: [] };
     return {
-      clusterNames: () => ['lab'],
+      clusterNames: () => held.names,
       clusterVersion: () => index.version,
       clusterMembership: () => index.membership,
-      snapshotOf: () => ({
+      snapshotOf: name => ({
         source: snapshotSourceOf(empty),
-        health: { name: 'lab', status: 'synced', synced: true, objectCount: index.version } as ClusterHealth,
+        health: { name, status: 'synced', synced: true, objectCount: held.objects ?? index.version } as ClusterHealth,
       }),
       remoteHealth: () => undefined,
       setRemoteHealth: () => {},
@@ -51,12 +53,13 @@ describe('snapshot cadence', () => {
     return rows.length ? JSON.parse(rows[0].health).objectCount : undefined;
   }
 
-  beforeEach(async () => {
-    now = Date.parse('2026-07-14T10:00:00Z');
-    jest.spyOn(Date, 'now').mockImplementation(() => now);
-    knex = await databases.init('SQLITE_3');
-    index.version = 1;
-    index.membership = 1;
+  /** How many snapshots of each cluster were written. */
+  async function writes(): Promise<Record<string, number>> {
+    const rows = await knex('flux_fleet_snapshots').select('cluster', 'version');
+    return Object.fromEntries(rows.map(r => [r.cluster, Number(r.version)]));
+  }
+
+  async function start() {
     persistence = new FleetPersistence({
       database: mockServices.database({ knex }),
       clusters: clusters(),
@@ -66,6 +69,15 @@ describe('snapshot cadence', () => {
       watch: () => ({ stop: () => {} }) as unknown as ClusterWatcher,
     });
     await persistence.start();
+  }
+
+  beforeEach(async () => {
+    held = { names: ['lab'] };
+    now = Date.parse('2026-07-14T10:00:00Z');
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+    knex = await databases.init('SQLITE_3');
+    index.version = 1;
+    index.membership = 1;
   });
 
   afterEach(async () => {
@@ -74,6 +86,7 @@ describe('snapshot cadence', () => {
   });
 
   it('writes objects that came or went at the next interval, status churn every fourth, everything at stop', async () => {
+    await start();
     expect(persistence.watches('lab')).toBe(true);
     await persistence.writeChanged();
     expect(await written()).toBe(1);
@@ -105,5 +118,30 @@ describe('snapshot cadence', () => {
     expect(await written()).toBe(4);
     await persistence.writeChanged({ all: true });
     expect(await written()).toBe(5);
+  });
+
+  it('writes status churn of a large fleet within 100,000 objects an interval, the longest unwritten first', async () => {
+    held = { names: ['a', 'b', 'c'], objects: 60_000 };
+    await start();
+    await persistence.writeChanged();
+    expect(await writes()).toEqual({ a: 1, b: 1, c: 1 });
+
+    // status churn everywhere, four intervals on: a (60k), then b (120k in all), and the budget is spent
+    index.version = 2;
+    now += 4 * INTERVAL_MS;
+    await persistence.writeChanged();
+    expect(await writes()).toEqual({ a: 2, b: 2, c: 1 });
+    // the next interval: c, waiting longest; a and b were written one interval ago
+    index.version = 3;
+    now += INTERVAL_MS;
+    await persistence.writeChanged();
+    expect(await writes()).toEqual({ a: 2, b: 2, c: 2 });
+
+    // objects coming or going are written at once, whatever the budget
+    index.version = 4;
+    index.membership = 2;
+    now += 1_000;
+    await persistence.writeChanged();
+    expect(await writes()).toEqual({ a: 3, b: 3, c: 3 });
   });
 });
