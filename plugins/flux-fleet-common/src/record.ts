@@ -290,7 +290,7 @@ export function inventoryWorkloadIds(record: {
 }
 
 /** Whether an object is suspended: `spec.suspend`, or for Flux Operator kinds `fluxcd.controlplane.io/reconcile: disabled` (rules §2). */
-export function isSuspended(record: FluxObjectRecord): boolean {
+export function isSuspended(record: Pick<FluxObjectRecord, 'suspend' | 'annotations'>): boolean {
   return (
     record.suspend ||
     record.annotations['fluxcd.controlplane.io/reconcile'] === 'disabled'

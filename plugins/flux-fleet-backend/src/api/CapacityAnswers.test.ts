@@ -31,7 +31,8 @@ function lab() {
       clusterNames: () => ['lab'],
       instances: () => [instance],
       structureVersion: () => fleet.structure,
-      clusterRecordsInTurns: async () => {
+      clusterRecordsInTurns: async () => [...fleet.records],
+      clusterCapacityRecordsInTurns: async () => {
         fleet.builds++;
         const records = [...fleet.records];
         await new Promise(resolve => setImmediate(resolve));

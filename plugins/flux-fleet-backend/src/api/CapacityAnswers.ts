@@ -1,6 +1,7 @@
 import { InputError, NotFoundError } from '@backstage/errors';
 import {
   CapacityHistory,
+  CapacityRecord,
   CapacityReport,
   capacityOfCluster,
   FluxController,
@@ -17,8 +18,10 @@ import type { CapacityHistoryPoint, CapacitySource, ControllerCapacityReading } 
 export interface CapacityIndex {
   clusterNames(): string[];
   instances(cluster?: string): InstanceSummary[];
-  /** A cluster's records, built with turns of the event loop between batches. */
+  /** A cluster's records, built with turns of the event loop between batches (for a sharding plan). */
   clusterRecordsInTurns(cluster: string): Promise<FluxObjectRecord[]>;
+  /** What capacity reads of the same records, read with turns of the event loop between batches. */
+  clusterCapacityRecordsInTurns(cluster: string): Promise<CapacityRecord[]>;
   /**
    * Changes whenever objects of the cluster came or went or it was analysed again (owners, shards and controllers
    * change only then); not when an object's status changed.
@@ -123,7 +126,9 @@ export class CapacityAnswers {
     ) {
       return last.items;
     }
-    const items = this.index.clusterRecordsInTurns(cluster).then(objects => this.clusterCapacity(cluster, objects));
+    const items = this.index
+      .clusterCapacityRecordsInTurns(cluster)
+      .then(objects => this.clusterCapacity(cluster, objects));
     const entry = { structure, measured, at: this.now(), items };
     this.computed.set(cluster, entry);
     // a failed computation is not kept: the next caller tries again
@@ -190,7 +195,7 @@ export class CapacityAnswers {
     return out;
   }
 
-  private clusterCapacity(cluster: string, objects: FluxObjectRecord[]): InstanceCapacity[] {
+  private clusterCapacity(cluster: string, objects: readonly CapacityRecord[]): InstanceCapacity[] {
     const controllers = this.index.instances(cluster).flatMap(i => i.controllers);
     const readings = new Map(this.source.measurements(cluster).map(r => [r.key, r]));
     return capacityOfCluster({

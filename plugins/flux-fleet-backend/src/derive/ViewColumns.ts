@@ -1,4 +1,5 @@
 import {
+  CapacityRecord,
   deriveReconcileState,
   Finding,
   FindingType,
@@ -239,6 +240,11 @@ export class ViewColumns implements ObjectColumns {
 
   recordOf(slot: number): FluxObjectRecord {
     return this.table.recordAt(slot)!;
+  }
+
+  /** What capacity reads of a shown object's record (the fields of {@link recordOf}'s), without building it. */
+  capacityRecordOf(slot: number): CapacityRecord {
+    return this.table.capacityRecordAt(slot);
   }
 
   kindOf(slot: number): FluxKind {

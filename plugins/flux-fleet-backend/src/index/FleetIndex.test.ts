@@ -114,7 +114,7 @@ describe('FleetIndex', () => {
     fleet.close();
   });
 
-  it('builds a cluster\'s records in turns as it builds them at once', async () => {
+  it('builds a cluster\'s records in turns as it builds them at once, and what capacity reads of them', async () => {
     const { index, fleet } = labFleet();
     jest.advanceTimersByTime(1_000);
     jest.useRealTimers();
@@ -122,6 +122,20 @@ describe('FleetIndex', () => {
     expect(inTurns).toEqual(index.clusterRecords('lab'));
     expect(inTurns).toHaveLength(4);
     expect(await index.clusterRecordsInTurns('elsewhere')).toEqual([]);
+    // what capacity reads: the same fields of the same records, in the same order
+    const capacityRecords = await index.clusterCapacityRecordsInTurns('lab');
+    expect(capacityRecords).toEqual(
+      inTurns.map(r => ({
+        kind: r.kind,
+        namespace: r.namespace,
+        labels: r.labels,
+        suspend: r.suspend,
+        annotations: r.annotations,
+        interval: r.interval,
+        lastReconcileDurationMs: r.lastReconcileDurationMs,
+      })),
+    );
+    expect(await index.clusterCapacityRecordsInTurns('elsewhere')).toEqual([]);
     fleet.close();
   });
 

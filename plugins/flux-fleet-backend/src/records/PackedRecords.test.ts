@@ -48,6 +48,19 @@ function roundTrip(records: FluxObjectRecord[]): Array<FluxObjectRecord | undefi
   return records.map((r, slot) => packed.read(slot, r.key));
 }
 
+/** The fields capacity reads of a record (`CapacityRecord`). */
+function capacityFields(r: FluxObjectRecord) {
+  const { kind, namespace, labels, suspend, annotations, interval, lastReconcileDurationMs } = r;
+  return { kind, namespace, labels, suspend, annotations, interval, lastReconcileDurationMs };
+}
+
+/** Packs records into consecutive slots and reads back what capacity reads of each. */
+function capacityRoundTrip(records: FluxObjectRecord[]) {
+  const packed = new PackedRecords();
+  records.forEach((r, slot) => packed.write(slot, r));
+  return records.map((_, slot) => packed.capacityRecordAt(slot));
+}
+
 describe('PackedRecords', () => {
   it('reads back what it was given for odd records: huge numbers, odd times and statuses, rare fields', () => {
     const records = [
@@ -96,6 +109,8 @@ describe('PackedRecords', () => {
     expect(read).toEqual(records);
     records.forEach((r, i) => expect(classifyRecordChange(r, read[i]!)).toBe('none'));
     expect(read[1]!.problems!.length).toBeGreaterThan(0);
+    expect(capacityRoundTrip(records)).toEqual(records.map(capacityFields));
+    expect(capacityRoundTrip(records)[1]).toMatchObject({ suspend: true, lastReconcileDurationMs: 3.6e12 });
   });
 
   it('forgets a cleared slot, and a slot written again holds only the new record', () => {
@@ -144,5 +159,6 @@ describe('PackedRecords', () => {
     const different = records.filter((r, i) => classifyRecordChange(r, read[i]!) !== 'none');
     expect(different.map(r => r.key)).toEqual([]);
     expect(read).toEqual(records);
+    expect(capacityRoundTrip(records)).toEqual(records.map(capacityFields));
   });
 });

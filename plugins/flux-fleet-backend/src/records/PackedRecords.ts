@@ -1,4 +1,5 @@
 import {
+  CapacityRecord,
   FLUX_KINDS,
   FluxKind,
   FluxObjectRecord,
@@ -281,6 +282,23 @@ export class PackedRecords {
         extras?.lastReconcileDurationMs,
       ),
       problems: extras?.problems,
+    };
+  }
+
+  /**
+   * What capacity reads of the record in a slot (rules §4, §9, §12), equal to those fields of {@link read}'s
+   * record, without building the rest: no strings are made, every value is a code's or a shared one.
+   */
+  capacityRecordAt(slot: number): CapacityRecord {
+    const extras = this.extras[slot];
+    return {
+      kind: FLUX_KINDS[this.kinds[slot]],
+      namespace: this.namespaces.value(this.namespaceCodes[slot])!,
+      labels: this.labels[slot]!,
+      suspend: (this.flags[slot] & SUSPEND) !== 0,
+      annotations: extras?.annotations ?? NO_ANNOTATIONS,
+      interval: this.intervals.value(this.intervalCodes[slot]),
+      lastReconcileDurationMs: this.whole(this.reconcileDurations[slot], extras?.lastReconcileDurationMs),
     };
   }
 

@@ -1,4 +1,4 @@
-import type { FluxKind, FluxObjectRecord } from '@flux-fleet/plugin-flux-fleet-common';
+import type { CapacityRecord, FluxKind, FluxObjectRecord } from '@flux-fleet/plugin-flux-fleet-common';
 import { capacityFor, grown, INITIAL_CAPACITY } from './columns';
 import { PackedRecords } from './PackedRecords';
 
@@ -60,6 +60,11 @@ export class RecordTable {
   recordAt(slot: number): FluxObjectRecord | undefined {
     const key = this.keys[slot];
     return key === undefined ? undefined : this.records.read(slot, key);
+  }
+
+  /** What capacity reads of the applied record of a live slot, without building the record. */
+  capacityRecordAt(slot: number): CapacityRecord {
+    return this.records.capacityRecordAt(slot);
   }
 
   /** The Ready condition's message of the applied record of a live slot. */

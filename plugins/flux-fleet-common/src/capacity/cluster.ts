@@ -17,11 +17,20 @@ import type { ControllerMeasurement } from './measurement';
 import type { ShardingPlanInput } from './shardingPlan';
 import type { CapacityObject } from './workload';
 
+/**
+ * What {@link capacityOfCluster} reads of an object: its owner's inputs (rules §4), whether it is suspended, and
+ * its workload (rules §9). An index can hand these over without building whole records.
+ */
+export type CapacityRecord = Pick<
+  FluxObjectRecord,
+  'kind' | 'namespace' | 'labels' | 'suspend' | 'annotations' | 'interval' | 'lastReconcileDurationMs'
+>;
+
 /** What {@link capacityOfCluster} needs. */
 export interface ClusterCapacityInput {
   cluster: string;
   controllers: readonly FluxController[];
-  objects: Iterable<FluxObjectRecord>;
+  objects: Iterable<CapacityRecord>;
   /** Measurements of the cluster's controllers, matched by namespace and Deployment name. */
   measurements?: readonly ControllerMeasurement[];
   /** Why a controller has no measurement ("the credentials lack get on pods/proxy"), when known. */
@@ -34,7 +43,7 @@ function controllerKey(namespace: string, name: string): string {
   return `${namespace}/${name}`;
 }
 
-function reconciledByController(record: FluxObjectRecord): boolean {
+function reconciledByController(record: Pick<FluxObjectRecord, 'kind'>): boolean {
   const by = KIND_RECONCILED_BY[record.kind];
   return by !== 'flux-operator' && by !== 'none';
 }
@@ -106,8 +115,9 @@ export function capacityOfCluster(
 export function shardingPlanInputOf(
   input: Omit<
     ClusterCapacityInput,
-    'measurements' | 'noMeasurementReason' | 'history'
+    'measurements' | 'noMeasurementReason' | 'history' | 'objects'
   > & {
+    objects: Iterable<FluxObjectRecord>;
     instance: string;
     capacity?: InstanceCapacity;
     shards?: number;
