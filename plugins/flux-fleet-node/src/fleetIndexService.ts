@@ -48,8 +48,8 @@ export interface EntityObjectJson {
   cluster: string;
   /** rules §4: which instance, shard and controller reconcile it (or contest it). */
   owner: Owner;
-  /** `JSON.stringify` of the `FleetObject` that `entityObjects` gives for it, in UTF-8. */
-  json: Buffer;
+  /** `JSON.stringify` of the `FleetObject` that `entityObjects` gives for it: in UTF-8 when the index keeps it. */
+  json: Buffer | string;
 }
 
 /**

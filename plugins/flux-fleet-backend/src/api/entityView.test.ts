@@ -54,7 +54,7 @@ describe('buildEntityView', () => {
     expect(view.clusters.map(c => c.name)).toEqual(['listing']);
   });
 
-  it('as JSON from each object’s kept JSON, answers what the built view serialises to', () => {
+  it('as JSON from each object’s JSON, kept or not, answers what the built view serialises to', () => {
     const objects = [
       object('prod', { instance: 'flux-system', shard: '', controller: 'kustomize-controller' }),
       object('stage', { status: 'unowned' as FleetObject['owner']['status'] }),
@@ -74,7 +74,12 @@ describe('buildEntityView', () => {
     const json = entityViewJson(
       entity,
       {
-        objects: objects.slice(0, 2).map(o => ({ cluster: o.ref.cluster, owner: o.owner, json: Buffer.from(JSON.stringify(o)) })),
+        // one kept (bytes), one not (text)
+        objects: objects.slice(0, 2).map((o, i) => ({
+          cluster: o.ref.cluster,
+          owner: o.owner,
+          json: i === 0 ? Buffer.from(JSON.stringify(o)) : JSON.stringify(o),
+        })),
         totalCount: 3,
       },
       fleet,

@@ -7,6 +7,7 @@ import type {
   Owner,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import type { EntityObjectJson } from '@flux-fleet/plugin-flux-fleet-node';
+import { joinJsonArray } from '../index/jsonParts';
 
 /** What the entity view reads of each of its objects besides the object itself. */
 export interface EntityObjectPlace {
@@ -79,11 +80,9 @@ export function buildEntityView(
   };
 }
 
-const COMMA = Buffer.from(',');
-
 /**
  * The same view as {@link buildEntityView} gives, as UTF-8 JSON, from each object's JSON as the index keeps it
- * (`FleetIndexService.entityObjectsJson`): the objects' bytes are copied into the answer, not built and
+ * (`FleetIndexService.entityObjectsJson`): kept objects' bytes are copied into the answer, not built and
  * serialised again (as `/objects` answers).
  */
 export function entityViewJson(
@@ -92,17 +91,9 @@ export function entityViewJson(
   fleet: EntityViewFleet,
 ): Buffer {
   const { clusters, instances } = entityViewContext(found.objects, fleet);
-  const parts: Buffer[] = [
-    Buffer.from(`{"entityRef":${JSON.stringify(entity.entityRef)},"link":${JSON.stringify(entity.link)},"objects":[`),
-  ];
-  found.objects.forEach((o, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(o.json);
-  });
-  parts.push(
-    Buffer.from(
-      `],"totalCount":${found.totalCount},"clusters":${JSON.stringify(clusters)},"instances":${JSON.stringify(instances)}}`,
-    ),
+  return joinJsonArray(
+    `{"entityRef":${JSON.stringify(entity.entityRef)},"link":${JSON.stringify(entity.link)},"objects":[`,
+    found.objects.map(o => o.json),
+    `],"totalCount":${found.totalCount},"clusters":${JSON.stringify(clusters)},"instances":${JSON.stringify(instances)}}`,
   );
-  return Buffer.concat(parts);
 }

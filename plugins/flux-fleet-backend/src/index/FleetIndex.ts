@@ -33,6 +33,7 @@ import { stalenessOf } from './clusterHealth';
 import type { FleetClusters } from './FleetClusters';
 import { shardsOf, summaryOf, tenantsOf } from './fleetSummaries';
 import { toFleetObject, toFleetObjectDetail } from './fleetObjects';
+import { joinJsonArray } from './jsonParts';
 import { ObjectJsonCache } from './ObjectJsonCache';
 import { objectPage } from './objectPages';
 import { PageParts } from './PageParts';
@@ -48,9 +49,6 @@ const RECORDS_PER_TURN = 500;
 /** Capacity records (seven shared fields each) read between turns of the event loop. */
 const CAPACITY_RECORDS_PER_TURN = 5_000;
 
-/** The fixed bytes of an `/objects` answer, around its objects' own. */
-const ITEMS_OPEN = Buffer.from('{"items":[');
-const COMMA = Buffer.from(',');
 
 export class FleetIndex implements FleetIndexService {
   private tenantCache?: { version: string; value: TenantSummary[] };
@@ -146,14 +144,12 @@ export class FleetIndex implements FleetIndexService {
    */
   objectsJson(query: ObjectQuery, readable?: (o: IndexedObjectFacts) => boolean): Buffer {
     const page = objectPage(this.fleet.all(), query, readable, this.textMatches, this.pageParts);
-    const parts: Buffer[] = [ITEMS_OPEN];
-    page.items.forEach((o, i) => {
-      if (i > 0) parts.push(COMMA);
-      parts.push(this.objectJson.jsonOf(this.fleet.find(o.cluster)!, o));
-    });
     const cursor = page.nextCursor ? `,"nextCursor":${JSON.stringify(page.nextCursor)}` : '';
-    parts.push(Buffer.from(`],"totalCount":${page.totalCount}${cursor}}`));
-    return Buffer.concat(parts);
+    return joinJsonArray(
+      '{"items":[',
+      page.items.map(o => this.objectJson.jsonOf(this.fleet.find(o.cluster)!, o)),
+      `],"totalCount":${page.totalCount}${cursor}}`,
+    );
   }
 
   clusterObjects(cluster: string, kinds?: ReadonlySet<FluxKind>): FleetObject[] {

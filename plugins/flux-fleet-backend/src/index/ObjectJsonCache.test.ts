@@ -82,17 +82,27 @@ describe('objectsJson (each object\'s JSON kept between queries)', () => {
     fleet.close();
   });
 
-  it('keeps at most its limit of objects, dropping the oldest', () => {
+  it('keeps an object\'s JSON from its second answer on, at most its limit of objects, dropping the oldest', () => {
     const lab = watchedLab();
     const cache = new ObjectJsonCache(1);
     const entry = lab.fleet.find('lab')!;
     const [platform, payments] = ['platform', 'payments'].map(
       name => entry.view.get(`lab/apps/Kustomization/${name}`)!,
     );
+    const first = cache.jsonOf(entry, platform);
+    // answered once: its text, not kept
+    expect(typeof first).toBe('string');
+    expect(JSON.parse(first as string)).toMatchObject({ key: 'lab/apps/Kustomization/platform' });
+    expect(cache.size).toBe(0);
     const json = cache.jsonOf(entry, platform);
-    expect(JSON.parse(json.toString('utf8'))).toMatchObject({ key: 'lab/apps/Kustomization/platform' });
+    expect(json.toString('utf8')).toBe(first);
+    expect(cache.size).toBe(1);
+    expect(cache.jsonOf(entry, platform)).toBe(json);
+    // a second object asked twice takes the only place
+    cache.jsonOf(entry, payments);
     cache.jsonOf(entry, payments);
     expect(cache.size).toBe(1);
+    expect(cache.jsonOf(entry, platform)).not.toBe(json);
     expect(cache.jsonOf(entry, platform)).toEqual(json);
     lab.fleet.close();
   });

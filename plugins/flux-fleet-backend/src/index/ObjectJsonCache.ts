@@ -31,14 +31,27 @@ interface Cached {
  * Kept as UTF-8 bytes, so that a page is its objects' bytes copied together: a page built as text was joined,
  * then measured (compression's `Content-Length`) and encoded again by `res.end`, 1.1 ms of each 100-object page
  * (140 KB), 23 % of the route's CPU under load at fleet M (profile of 2026-12-03).
+ *
+ * An object's JSON is kept from its second answer within about the last `2 × max` objects answered on: entity
+ * views spread over a whole fleet (the index benchmark's, at random over 3,750 services at fleet M) missed 84 % of
+ * the time when every answer was kept, and each kept one became old garbage. Measured in one process at fleet M
+ * under churn (2026-12-04), ms of CPU per entity view, built whole and serialised / from kept JSON:
+ * at random over every service 0.66–0.93 / 0.77–0.94; over 100 services again and again (open pages asking after
+ * each signal) 0.55–0.60 / 0.22.
  */
 export class ObjectJsonCache {
   private readonly cached = new Map<string, Cached>();
+  /** Keys answered lately and not kept, in two generations (the older is dropped when the newer is full). */
+  private answeredOnce = new Set<string>();
+  private answeredOnceBefore = new Set<string>();
 
   constructor(private readonly max = MAX_ENTRIES) {}
 
-  /** The JSON of the object's answer, as `JSON.stringify(toFleetObject(o, …))` gives it now, in UTF-8. */
-  jsonOf(entry: ClusterEntry, o: IndexedObject): Buffer {
+  /**
+   * The JSON of the object's answer, as `JSON.stringify(toFleetObject(o, …))` gives it now: in UTF-8 when kept,
+   * as text when not (yet) kept.
+   */
+  jsonOf(entry: ClusterEntry, o: IndexedObject): Buffer | string {
     const { view, store } = entry;
     const { slot } = o;
     const staleness = stalenessOf(entry);
@@ -56,8 +69,9 @@ export class ObjectJsonCache {
     ) {
       return found.json;
     }
-    // its own memory, not a slice of Node's shared pool, which one kept entry would hold whole
     const text = JSON.stringify(toFleetObject(o, store, staleness));
+    if (!found && !this.answeredBefore(o.key)) return text;
+    // its own memory, not a slice of Node's shared pool, which one kept entry would hold whole
     const json = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
     json.write(text);
     const source = sourceReferenceOf(o.record);
@@ -82,5 +96,16 @@ export class ObjectJsonCache {
 
   get size(): number {
     return this.cached.size;
+  }
+
+  /** Whether the key was answered lately (and not kept); remembers that it now was. */
+  private answeredBefore(key: string): boolean {
+    if (this.answeredOnce.has(key) || this.answeredOnceBefore.has(key)) return true;
+    if (this.answeredOnce.size >= this.max) {
+      this.answeredOnceBefore = this.answeredOnce;
+      this.answeredOnce = new Set();
+    }
+    this.answeredOnce.add(key);
+    return false;
   }
 }
