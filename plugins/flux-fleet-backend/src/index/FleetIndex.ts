@@ -240,8 +240,8 @@ export class FleetIndex implements FleetIndexService {
 
   /**
    * The same objects as {@link entityObjects}, each as its JSON, kept between views while the object does not
-   * change ({@link ObjectJsonCache}): building and serialising every object again was half of an entity view's
-   * CPU at fleet L (81 objects on 100 clusters, 3.9 of 7.5 ms; measured 2026-12-04).
+   * change ({@link ObjectJsonCache}): building and serialising every object again was almost half of an entity
+   * view's CPU at fleet L (81 objects on 100 clusters: about 3.3 of 7.5 ms; measured 2026-12-04).
    */
   entityObjectsJson(
     link: EntityLink,
