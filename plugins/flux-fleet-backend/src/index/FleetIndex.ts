@@ -181,17 +181,7 @@ export class FleetIndex implements FleetIndexService {
    * A cluster that changes meanwhile gives some records as they were before the change, some after.
    */
   async clusterRecordsInTurns(cluster: string): Promise<FluxObjectRecord[]> {
-    const entry = this.fleet.find(cluster);
-    if (!entry) return [];
-    const { view } = entry;
-    const records: FluxObjectRecord[] = [];
-    let built = 0;
-    for (const slot of [...view.slots()]) {
-      const object = view.object(slot);
-      if (object) records.push(object.record);
-      if (++built % RECORDS_PER_TURN === 0) await nextTurn();
-    }
-    return records;
+    return this.readInTurns(cluster, RECORDS_PER_TURN, (view, slot) => view.object(slot)?.record);
   }
 
   /**
@@ -200,18 +190,32 @@ export class FleetIndex implements FleetIndexService {
    * CPU at fleet L, and their garbage, promoted while a cluster was built in turns, kept the collector busy; these
    * carry seven fields, all shared values.
    */
-  async clusterCapacityRecordsInTurns(cluster: string): Promise<CapacityRecord[]> {
+  clusterCapacityRecordsInTurns(cluster: string): Promise<CapacityRecord[]> {
+    return this.readInTurns(cluster, CAPACITY_RECORDS_PER_TURN, (view, slot) =>
+      view.isShown(slot) ? view.capacityRecordOf(slot) : undefined,
+    );
+  }
+
+  /**
+   * What `read` gives of each shown object of a cluster, `perTurn` objects between turns of the event loop; a slot
+   * whose object went meanwhile gives undefined and is left out. Empty for an unknown cluster.
+   */
+  private async readInTurns<T>(
+    cluster: string,
+    perTurn: number,
+    read: (view: ClusterEntry['view'], slot: number) => T | undefined,
+  ): Promise<T[]> {
     const entry = this.fleet.find(cluster);
     if (!entry) return [];
     const { view } = entry;
-    const records: CapacityRecord[] = [];
-    let read = 0;
+    const out: T[] = [];
+    let visited = 0;
     for (const slot of [...view.slots()]) {
-      // a slot whose object went meanwhile is no longer shown
-      if (view.isShown(slot)) records.push(view.capacityRecordOf(slot));
-      if (++read % CAPACITY_RECORDS_PER_TURN === 0) await nextTurn();
+      const value = read(view, slot);
+      if (value !== undefined) out.push(value);
+      if (++visited % perTurn === 0) await nextTurn();
     }
-    return records;
+    return out;
   }
 
   object(key: string): FleetObject | undefined {
