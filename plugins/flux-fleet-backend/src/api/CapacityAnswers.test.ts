@@ -25,6 +25,8 @@ function lab() {
     readings: [] as ControllerCapacityReading[],
     /** How often the cluster's records were built. */
     builds: 0,
+    /** When set, reading the records fails with it. */
+    failure: undefined as Error | undefined,
   };
   const answers = new CapacityAnswers(
     {
@@ -34,6 +36,7 @@ function lab() {
       clusterRecordsInTurns: async () => [...fleet.records],
       clusterCapacityRecordsInTurns: async () => {
         fleet.builds++;
+        if (fleet.failure) throw fleet.failure;
         const records = [...fleet.records];
         await new Promise(resolve => setImmediate(resolve));
         return records;
@@ -54,7 +57,7 @@ describe('CapacityAnswers', () => {
     expect(reports.map(r => r.items[0].controllers[0].objectCount)).toEqual([2, 2, 2]);
   });
 
-  it('does not hand a caller a computation from other inputs that is still under way', async () => {
+  it('does not hand a caller a reading of another structure that is still under way', async () => {
     const { fleet, answers } = lab();
     const before = answers.report();
     // objects came while the first computation builds its records: the second caller gets its own
@@ -66,22 +69,26 @@ describe('CapacityAnswers', () => {
     expect(fleet.builds).toBe(2);
   });
 
-  it('keeps a cluster’s capacity through status churn for a while, and computes it again at once when its structure or measurements change', async () => {
+  it('keeps a cluster’s workloads through status churn, reads them again in the background once they are old, and at once when its structure changes', async () => {
     const { fleet, answers, objectCount, advance } = lab();
     expect(await objectCount()).toBe(2);
-    // only statuses changed (the structure did not): served as computed until it is CAPACITY_STATUS_FRESH_MS old
+    // only statuses changed (the structure did not): served as read until it is CAPACITY_STATUS_FRESH_MS old
     fleet.records = [kustomization('a')];
     advance(CAPACITY_STATUS_FRESH_MS - 1);
     expect(await objectCount()).toBe(2);
     expect(fleet.builds).toBe(1);
+    // old: this answer is still the kept one, and a new reading starts behind it
     advance(1);
+    expect(await objectCount()).toBe(2);
+    expect(fleet.builds).toBe(2);
+    await new Promise(resolve => setImmediate(resolve));
     expect(await objectCount()).toBe(1);
     expect(fleet.builds).toBe(2);
     // an object came (the index's structure changed): at once
     fleet.records = [kustomization('a'), kustomization('b'), kustomization('c')];
     fleet.structure = '2.2';
     expect(await objectCount()).toBe(3);
-    // a collection round measured the controller: at once, with the measurement
+    // a collection round measured the controller: at once, with the measurement, without reading objects again
     fleet.readings = [
       {
         key: 'lab/flux-system/kustomize-controller',
@@ -108,6 +115,23 @@ describe('CapacityAnswers', () => {
     const builds = fleet.builds;
     const [controller] = (await answers.report()).items[0].controllers;
     expect(controller.source).toBe('metrics');
-    expect(fleet.builds).toBe(builds + 1);
+    expect(controller.figures.busyWorkers?.value).toBe(1);
+    expect(controller.objectCount).toBe(3);
+    expect(fleet.builds).toBe(builds);
+  });
+
+  it('answers from the kept workloads when a reading in the background fails, and reads again a cluster never read', async () => {
+    const { fleet, answers, objectCount, advance } = lab();
+    fleet.failure = new Error('cluster lab is being forgotten');
+    await expect(answers.report()).rejects.toThrow('cluster lab is being forgotten');
+    fleet.failure = undefined;
+    expect(await objectCount()).toBe(2);
+    expect(fleet.builds).toBe(2);
+    fleet.failure = new Error('cluster lab is being forgotten');
+    advance(CAPACITY_STATUS_FRESH_MS);
+    expect(await objectCount()).toBe(2);
+    await new Promise(resolve => setImmediate(resolve));
+    expect(await objectCount()).toBe(2);
+    expect(fleet.builds).toBe(3);
   });
 });

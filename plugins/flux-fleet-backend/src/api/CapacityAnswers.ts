@@ -3,7 +3,8 @@ import {
   CapacityHistory,
   CapacityRecord,
   CapacityReport,
-  capacityOfCluster,
+  capacityOfWorkloads,
+  ClusterWorkloads,
   FluxController,
   FluxObjectRecord,
   InstanceCapacity,
@@ -11,8 +12,9 @@ import {
   planSharding,
   ShardingPlan,
   shardingPlanInputOf,
+  workloadsOfCluster,
 } from '@flux-fleet/plugin-flux-fleet-common';
-import type { CapacityHistoryPoint, CapacitySource, ControllerCapacityReading } from '../capacity/CapacitySource';
+import type { CapacityHistoryPoint, CapacitySource } from '../capacity/CapacitySource';
 
 /** What the capacity answers read of the fleet index. */
 export interface CapacityIndex {
@@ -30,17 +32,21 @@ export interface CapacityIndex {
 }
 
 /**
- * A cluster's capacity is computed again for a status change (the last reconcile durations of the §9 estimate)
- * after this long at the soonest; at once when its structure or its measurements changed.
+ * A cluster's workloads are read again for a status change (the last reconcile durations of the §9 estimate) after
+ * this long at the soonest, in the background while the last ones answer; at once, and waited for, when its
+ * structure changed.
  */
 export const CAPACITY_STATUS_FRESH_MS = 30_000;
 
-/** A cluster's capacity as last computed (or being computed), from what, and since when. */
-interface ComputedCapacity {
+/** A cluster's workloads as last read, from which structure, and the reading under way if there is one. */
+interface KeptWorkloads {
   structure: string;
-  measured: string;
+  /** When the last reading started. */
   at: number;
-  items: Promise<InstanceCapacity[]>;
+  /** The last finished reading of this structure. */
+  settled?: ClusterWorkloads;
+  /** A reading under way. */
+  next?: Promise<ClusterWorkloads>;
 }
 
 /** A capacity source that has never measured anything (capacity collection not running). */
@@ -48,13 +54,6 @@ export const NO_CAPACITY_SOURCE: CapacitySource = {
   measurements: () => [],
   history: () => [],
 };
-
-/** What of a cluster's readings its capacity depends on: which measurement each controller has, or why none. */
-function measurementsSignature(readings: ControllerCapacityReading[]): string {
-  return readings
-    .map(r => `${r.key}@${r.measurement?.source ?? ''}:${r.measurement?.measuredAt ?? ''}:${r.unmeasured.join('|')}`)
-    .join(',');
-}
 
 function controllerKey(c: FluxController): string {
   return `${c.cluster}/${c.instance}/${c.name}`;
@@ -77,14 +76,16 @@ function utilisationAt(point: CapacityHistoryPoint, concurrent: number): number 
 /**
  * The answers of the capacity routes (docs/api.md, rules §12, §13): the index's controllers and objects joined
  * with the latest measurement of each controller (or why there is none) through the pure derivations of
- * `-common`. Reads only, from memory. A cluster's capacity is kept until its structure or measurements change, or
- * for {@link CAPACITY_STATUS_FRESH_MS} under status churn, and callers asking at once share one computation: at
- * fleet L (100 clusters, a million objects) the whole fleet's capacity took about 11 s of CPU, the fleet page and
- * the verdict watch after each collection round both ask for it, and a bench request waited more than 60 s for it
- * (2026-12-04) while the computations of several callers ran side by side.
+ * `-common`. Reads only, from memory.
+ *
+ * Only a cluster's workloads read its objects; they are kept per cluster, and every answer joins them with the
+ * measurements as they are now. A collection round therefore costs no object reading: at fleet L (100 clusters,
+ * a million objects) reading every object again after each round took about 11 s of CPU, and a `GET /capacity`
+ * right after a round waited more than 60 s for it (2026-12-04) behind L's watches. Callers asking at once share
+ * one reading; under status churn the kept workloads answer while the next reading runs.
  */
 export class CapacityAnswers {
-  private readonly computed = new Map<string, ComputedCapacity>();
+  private readonly workloads = new Map<string, KeptWorkloads>();
 
   constructor(
     private readonly index: CapacityIndex,
@@ -93,8 +94,8 @@ export class CapacityAnswers {
   ) {}
 
   /**
-   * The capacity of every instance (of one cluster and instance, when given). Each cluster's records are built
-   * in turns of the event loop: built at once for the whole of fleet M (107k objects) they held the backend for
+   * The capacity of every instance (of one cluster and instance, when given). Each cluster's objects are read in
+   * turns of the event loop: read at once for the whole of fleet M (107k objects) they held the backend for
    * about a second per request, and with it every signal and page answer meanwhile.
    */
   async report(query: { cluster?: string; instance?: string } = {}): Promise<CapacityReport> {
@@ -102,7 +103,8 @@ export class CapacityAnswers {
     const clusters = query.cluster !== undefined ? [query.cluster] : this.index.clusterNames();
     const items: InstanceCapacity[] = [];
     for (const cluster of clusters) {
-      for (const item of await this.capacityOf(cluster)) {
+      const workloads = await this.workloadsOf(cluster);
+      for (const item of this.clusterCapacity(cluster, workloads)) {
         if (query.instance === undefined || item.instance === query.instance) items.push(item);
       }
     }
@@ -110,40 +112,61 @@ export class CapacityAnswers {
   }
 
   /**
-   * A cluster's capacity: the last computation's (finished or under way) while its inputs are the same and it is
-   * younger than CAPACITY_STATUS_FRESH_MS, else a new one. A computation from other inputs is never handed out:
-   * the verdict watch right after a round must compare the round's figures.
+   * A cluster's workloads: the kept ones while its structure is the same (read again in the background once they
+   * are CAPACITY_STATUS_FRESH_MS old), else a new reading, waited for. A reading of another structure is never
+   * handed out: objects that came or went show at once.
    */
-  private capacityOf(cluster: string): Promise<InstanceCapacity[]> {
+  private workloadsOf(cluster: string): ClusterWorkloads | Promise<ClusterWorkloads> {
     const structure = this.index.structureVersion(cluster);
-    const measured = measurementsSignature(this.source.measurements(cluster));
-    const last = this.computed.get(cluster);
-    if (
-      last &&
-      last.structure === structure &&
-      last.measured === measured &&
-      this.now() - last.at < CAPACITY_STATUS_FRESH_MS
-    ) {
-      return last.items;
+    const kept = this.workloads.get(cluster);
+    if (!kept || kept.structure !== structure) {
+      const entry: KeptWorkloads = { structure, at: this.now() };
+      this.workloads.set(cluster, entry);
+      return this.read(cluster, entry);
     }
-    const items = this.index
+    if (!kept.settled) return kept.next ?? this.read(cluster, kept);
+    if (!kept.next && this.now() - kept.at >= CAPACITY_STATUS_FRESH_MS) {
+      // a failed reading is logged by no one here: the kept workloads answer, and the next caller tries again
+      this.read(cluster, kept).catch(() => undefined);
+    }
+    return kept.settled;
+  }
+
+  private read(cluster: string, entry: KeptWorkloads): Promise<ClusterWorkloads> {
+    entry.at = this.now();
+    const next = this.index
       .clusterCapacityRecordsInTurns(cluster)
-      .then(objects => this.clusterCapacity(cluster, objects));
-    const entry = { structure, measured, at: this.now(), items };
-    this.computed.set(cluster, entry);
-    // a failed computation is not kept: the next caller tries again
-    items.catch(() => {
-      if (this.computed.get(cluster) === entry) this.computed.delete(cluster);
-    });
-    return items;
+      .then(objects => workloadsOfCluster(this.controllersOf(cluster), objects));
+    entry.next = next;
+    next.then(
+      workloads => {
+        if (entry.next === next) {
+          entry.settled = workloads;
+          entry.next = undefined;
+        }
+      },
+      () => {
+        if (entry.next !== next) return;
+        entry.next = undefined;
+        // a cluster never read is read again by its next caller
+        if (!entry.settled && this.workloads.get(cluster) === entry) this.workloads.delete(cluster);
+      },
+    );
+    return next;
+  }
+
+  private controllersOf(cluster: string): FluxController[] {
+    return this.index.instances(cluster).flatMap(i => i.controllers);
   }
 
   /** The sharding plan of one instance (rules §13); `shards` the shards wanted besides `main`. */
   async plan(cluster: string, instance: string, shards?: number): Promise<ShardingPlan> {
     const summary = this.requireInstance(cluster, instance);
-    const controllers = this.index.instances(cluster).flatMap(i => i.controllers);
+    const controllers = this.controllersOf(cluster);
     const objects = await this.index.clusterRecordsInTurns(cluster);
-    const capacity = this.clusterCapacity(cluster, objects).find(i => i.instance === instance);
+    const capacity = this.clusterCapacity(cluster, workloadsOfCluster(controllers, objects)).find(
+      i => i.instance === instance,
+    );
     return planSharding(
       shardingPlanInputOf({
         cluster,
@@ -195,13 +218,13 @@ export class CapacityAnswers {
     return out;
   }
 
-  private clusterCapacity(cluster: string, objects: readonly CapacityRecord[]): InstanceCapacity[] {
-    const controllers = this.index.instances(cluster).flatMap(i => i.controllers);
+  /** A cluster's capacity: its workloads joined with its measurements as they are now. */
+  private clusterCapacity(cluster: string, workloads: ClusterWorkloads): InstanceCapacity[] {
     const readings = new Map(this.source.measurements(cluster).map(r => [r.key, r]));
-    return capacityOfCluster({
+    return capacityOfWorkloads({
       cluster,
-      controllers,
-      objects,
+      controllers: this.controllersOf(cluster),
+      workloads,
       measurements: [...readings.values()].flatMap(r => (r.measurement ? [r.measurement] : [])),
       noMeasurementReason: c => {
         const unmeasured = readings.get(controllerKey(c))?.unmeasured ?? [];

@@ -17,13 +17,24 @@ import { formatHeadroom } from './format';
 import type { ControllerMeasurement } from './measurement';
 import { capacityReasons } from './reasons';
 import { HEADROOM_UTILISATION } from './thresholds';
-import { CapacityObject, workloadOf } from './workload';
+import { CapacityObject, ControllerWorkload, workloadOf } from './workload';
 
 /** What {@link assessController} needs about one controller. */
-export interface ControllerCapacityInput {
+export type ControllerCapacityInput = ControllerCapacityFacts &
+  (
+    | {
+        /** The objects it reconciles, suspended ones left out (rules §9). */
+        objects: Iterable<CapacityObject>;
+      }
+    | {
+        /** Their workload, when it was computed before ({@link workloadOf}). */
+        workload: ControllerWorkload;
+      }
+  );
+
+/** What {@link assessController} needs about one controller besides its objects. */
+interface ControllerCapacityFacts {
   controller: FluxController;
-  /** The objects it reconciles, suspended ones left out (rules §9). */
-  objects: Iterable<CapacityObject>;
   /** What was measured of it, when anything was. */
   measurement?: ControllerMeasurement;
   /** Why there is no measurement ("the credentials lack get on pods/proxy"); a default is said otherwise. */
@@ -72,7 +83,7 @@ export function assessController(
   input: ControllerCapacityInput,
 ): ControllerCapacity {
   const { controller, measurement } = input;
-  const workload = workloadOf(input.objects);
+  const workload = 'workload' in input ? input.workload : workloadOf(input.objects);
   const clean = measurement ? cleanMeasurement(measurement) : undefined;
   const v = clean?.values ?? {};
   const problems = clean?.problems ?? [];

@@ -1,7 +1,7 @@
 import { measurementOf, recordOf, sourceObject } from '../fixtures/capacity';
 import { kustomizationObject } from '../fixtures/objectBuilders';
 import { KEY, SHARDED, team } from '../fixtures/shardingScenario';
-import { capacityOfCluster, shardingPlanInputOf } from './cluster';
+import { capacityOfCluster, capacityOfWorkloads, shardingPlanInputOf, workloadsOfCluster } from './cluster';
 import { planSharding } from './shardingPlan';
 
 function objects() {
@@ -59,6 +59,28 @@ describe('capacityOfCluster', () => {
     expect(instance.verdict).toBe('over-capacity');
     expect(instance.controller).toBe('kustomize-controller-shard1');
     expect(instance.advice).toBe('raise-concurrency');
+  });
+});
+
+describe('capacityOfWorkloads', () => {
+  it('joins workloads read before with new measurements as capacityOfCluster would from the objects', () => {
+    const workloads = workloadsOfCluster(SHARDED, objects());
+    expect(workloads.get('flux-system/kustomize-controller-shard2')?.objectCount).toBe(4);
+    const rounds = [
+      [],
+      [measurementOf('kustomize-controller-shard1', 'kustomize-controller', { activeWorkers: 3.9 })],
+      [measurementOf('kustomize-controller-shard2', 'kustomize-controller', { activeWorkers: 0.5 })],
+    ];
+    for (const measurements of rounds) {
+      expect(capacityOfWorkloads({ cluster: 'prod-eu', controllers: SHARDED, workloads, measurements })).toEqual(
+        capacityOfCluster({ cluster: 'prod-eu', controllers: SHARDED, objects: objects(), measurements }),
+      );
+    }
+  });
+
+  it('gives a controller the workloads do not name no objects', () => {
+    const [instance] = capacityOfWorkloads({ cluster: 'prod-eu', controllers: SHARDED, workloads: new Map() });
+    expect(instance.controllers.map(c => c.objectCount)).toEqual(instance.controllers.map(() => 0));
   });
 });
 

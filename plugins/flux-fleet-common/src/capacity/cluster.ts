@@ -15,7 +15,7 @@ import { assessController } from './assess';
 import { assessInstance } from './instance';
 import type { ControllerMeasurement } from './measurement';
 import type { ShardingPlanInput } from './shardingPlan';
-import type { CapacityObject } from './workload';
+import { CapacityObject, ControllerWorkload, workloadOf } from './workload';
 
 /**
  * What {@link capacityOfCluster} reads of an object: its owner's inputs (rules §4), whether it is suspended, and
@@ -26,17 +26,34 @@ export type CapacityRecord = Pick<
   'kind' | 'namespace' | 'labels' | 'suspend' | 'annotations' | 'interval' | 'lastReconcileDurationMs'
 >;
 
-/** What {@link capacityOfCluster} needs. */
-export interface ClusterCapacityInput {
+/** What {@link capacityOfCluster} needs besides the objects or their workloads. */
+interface ClusterCapacityJoin {
   cluster: string;
   controllers: readonly FluxController[];
-  objects: Iterable<CapacityRecord>;
   /** Measurements of the cluster's controllers, matched by namespace and Deployment name. */
   measurements?: readonly ControllerMeasurement[];
   /** Why a controller has no measurement ("the credentials lack get on pods/proxy"), when known. */
   noMeasurementReason?: (controller: FluxController) => string | undefined;
   /** A controller's measured history, oldest point first (the answer's "for 40 minutes"). */
   history?: (controller: FluxController) => readonly CapacityHistoryPoint[];
+}
+
+/** What {@link capacityOfCluster} needs. */
+export interface ClusterCapacityInput extends ClusterCapacityJoin {
+  objects: Iterable<CapacityRecord>;
+}
+
+/**
+ * What a cluster's objects ask of each of its controllers (rules §9), by {@link controllerWorkloadKey}: the only
+ * part of a cluster's capacity that reads objects. A new measurement joins the same workloads again
+ * ({@link capacityOfWorkloads}); at fleet L reading every object again for each collection round cost about 11 s
+ * of CPU.
+ */
+export type ClusterWorkloads = ReadonlyMap<string, ControllerWorkload>;
+
+/** The key of a controller in {@link ClusterWorkloads}: its instance and Deployment name. */
+export function controllerWorkloadKey(controller: Pick<FluxController, 'instance' | 'name'>): string {
+  return controllerKey(controller.instance, controller.name);
 }
 
 function controllerKey(namespace: string, name: string): string {
@@ -48,16 +65,18 @@ function reconciledByController(record: Pick<FluxObjectRecord, 'kind'>): boolean
   return by !== 'flux-operator' && by !== 'none';
 }
 
-/** The capacity of each instance of a cluster, by instance name. */
-export function capacityOfCluster(
-  input: ClusterCapacityInput,
-): InstanceCapacity[] {
-  const owners = createOwnerResolver(input.controllers);
+/**
+ * The workload of each controller of a cluster. Objects load controllers as in rules §9: suspended ones and those
+ * no Flux controller reconciles load none; a contested object loads every controller that reconciles it.
+ */
+export function workloadsOfCluster(
+  controllers: readonly FluxController[],
+  objects: Iterable<CapacityRecord>,
+): ClusterWorkloads {
+  const owners = createOwnerResolver(controllers);
   const objectsOf = new Map<string, CapacityObject[]>();
-  for (const c of input.controllers) {
-    objectsOf.set(controllerKey(c.instance, c.name), []);
-  }
-  for (const record of input.objects) {
+  for (const c of controllers) objectsOf.set(controllerWorkloadKey(c), []);
+  for (const record of objects) {
     if (isSuspended(record) || !reconciledByController(record)) continue;
     const owner = owners.ownerOf(record);
     const targets =
@@ -68,6 +87,21 @@ export function capacityOfCluster(
       objectsOf.get(controllerKey(t.instance, t.controller))?.push(record);
     }
   }
+  return new Map([...objectsOf].map(([key, list]) => [key, workloadOf(list)]));
+}
+
+/** The capacity of each instance of a cluster, by instance name. */
+export function capacityOfCluster(input: ClusterCapacityInput): InstanceCapacity[] {
+  return capacityOfWorkloads({ ...input, workloads: workloadsOfCluster(input.controllers, input.objects) });
+}
+
+/**
+ * The capacity of each instance of a cluster from its controllers' workloads (as {@link workloadsOfCluster} gives
+ * them) joined with their measurements. A controller the workloads do not name reconciles nothing.
+ */
+export function capacityOfWorkloads(
+  input: ClusterCapacityJoin & { workloads: ClusterWorkloads },
+): InstanceCapacity[] {
   const measured = new Map<string, ControllerMeasurement>();
   for (const m of input.measurements ?? []) {
     if (m.cluster === input.cluster) {
@@ -95,10 +129,10 @@ export function capacityOfCluster(
             }
           : {}),
         controllers: controllers.map(controller => {
-          const key = controllerKey(controller.instance, controller.name);
+          const key = controllerWorkloadKey(controller);
           return assessController({
             controller,
-            objects: objectsOf.get(key) ?? [],
+            workload: input.workloads.get(key) ?? workloadOf([]),
             measurement: measured.get(key),
             noMeasurementReason: input.noMeasurementReason?.(controller),
           });
