@@ -148,6 +148,7 @@ export async function startProductBackend(options: {
         await new Promise(r => setTimeout(r, Math.max(100, 10 * (items?.length ?? 0))));
       }
     },
-    stop: () => stopGroup(group),
+    // a CPU profile is written as the process exits: at L that takes more than the usual grace
+    stop: () => stopGroup(group, options.nodeFlags?.includes('--cpu-prof') ? 120_000 : undefined),
   };
 }

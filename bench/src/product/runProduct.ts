@@ -172,6 +172,8 @@ export async function measureProduct(options: {
       root: options.root,
       dir: options.dir,
       ...(size === 'L' && { maxOldSpaceMiB: 16_384 }),
+      // e.g. BENCH_BACKEND_NODE_FLAGS='--cpu-prof --cpu-prof-interval=5000 --cpu-prof-dir=/tmp/prof' to profile it
+      nodeFlags: (process.env.BENCH_BACKEND_NODE_FLAGS ?? '').split(' ').filter(Boolean),
       settings: {
         port: await freePort(),
         apiToken: randomBytes(24).toString('hex'),
