@@ -5,11 +5,11 @@ import { CAPACITY_STATUS_FRESH_MS, CapacityAnswers } from './CapacityAnswers';
 
 const instance = testInstance('lab', [testController('lab', 'kustomize-controller', 'kustomize-controller')]);
 
-function kustomization(name: string): FluxObjectRecord {
+function kustomization(name: string, labels: Record<string, string> = {}): FluxObjectRecord {
   const result = normalizeFluxObject('lab', {
     apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
     kind: 'Kustomization',
-    metadata: { name, namespace: 'apps', uid: `uid-${name}` },
+    metadata: { name, namespace: 'apps', uid: `uid-${name}`, labels },
     spec: { interval: '10m', path: './', prune: true, sourceRef: { kind: 'GitRepository', name: 'apps' } },
   });
   if (!result.record) throw new Error(result.error);
@@ -23,6 +23,7 @@ function lab() {
     records: [kustomization('a'), kustomization('b')],
     structure: '1.1',
     readings: [] as ControllerCapacityReading[],
+    instances: [instance],
     /** How often the cluster's records were built. */
     builds: 0,
     /** When set, reading the records fails with it. */
@@ -31,7 +32,7 @@ function lab() {
   const answers = new CapacityAnswers(
     {
       clusterNames: () => ['lab'],
-      instances: () => [instance],
+      instances: () => fleet.instances,
       structureVersion: () => fleet.structure,
       clusterRecordsInTurns: async () => [...fleet.records],
       clusterCapacityRecordsInTurns: async () => {
@@ -69,7 +70,7 @@ describe('CapacityAnswers', () => {
     expect(fleet.builds).toBe(2);
   });
 
-  it('keeps a cluster’s workloads through status churn, reads them again in the background once they are old, and at once when its structure changes', async () => {
+  it('keeps a cluster’s workloads through status churn, reads them again in the background once they are old, and at once, behind the kept answer, when its structure changes', async () => {
     const { fleet, answers, objectCount, advance } = lab();
     expect(await objectCount()).toBe(2);
     // only statuses changed (the structure did not): served as read until it is CAPACITY_STATUS_FRESH_MS old
@@ -84,10 +85,14 @@ describe('CapacityAnswers', () => {
     await new Promise(resolve => setImmediate(resolve));
     expect(await objectCount()).toBe(1);
     expect(fleet.builds).toBe(2);
-    // an object came (the index's structure changed): at once
+    // an object came (the index's structure changed): read again at once, behind the kept answer
     fleet.records = [kustomization('a'), kustomization('b'), kustomization('c')];
     fleet.structure = '2.2';
+    expect(await objectCount()).toBe(1);
+    expect(fleet.builds).toBe(3);
+    await new Promise(resolve => setImmediate(resolve));
     expect(await objectCount()).toBe(3);
+    expect(fleet.builds).toBe(3);
     // a collection round measured the controller: at once, with the measurement, without reading objects again
     fleet.readings = [
       {
@@ -131,7 +136,30 @@ describe('CapacityAnswers', () => {
     advance(CAPACITY_STATUS_FRESH_MS);
     expect(await objectCount()).toBe(2);
     await new Promise(resolve => setImmediate(resolve));
+    // the next caller tries again
     expect(await objectCount()).toBe(2);
-    expect(fleet.builds).toBe(3);
+    expect(fleet.builds).toBe(4);
+  });
+
+  it('waits for a new reading when the cluster’s controllers changed: a new shard shows its objects at once', async () => {
+    const { fleet, answers } = lab();
+    const main = testController('lab', 'kustomize-controller', 'kustomize-controller');
+    expect((await answers.report()).items[0].controllers.map(c => c.objectCount)).toEqual([2]);
+    // sharded as Flux's sharding guide does it
+    const shard1 = testController('lab', 'kustomize-controller-shard1', 'kustomize-controller');
+    fleet.instances = [
+      testInstance('lab', [
+        { ...main, selector: '!sharding.fluxcd.io/key' },
+        { ...shard1, shard: 'shard1', selector: 'sharding.fluxcd.io/key in (shard1)' },
+      ]),
+    ];
+    fleet.records = [kustomization('a'), kustomization('b', { 'sharding.fluxcd.io/key': 'shard1' })];
+    fleet.structure = '2.2';
+    const counts = (await answers.report()).items[0].controllers.map(c => [c.controller, c.objectCount]);
+    expect(counts).toEqual([
+      ['kustomize-controller', 1],
+      ['kustomize-controller-shard1', 1],
+    ]);
+    expect(fleet.builds).toBe(2);
   });
 });

@@ -5,6 +5,7 @@ import {
   CapacityReport,
   capacityOfWorkloads,
   ClusterWorkloads,
+  controllerWorkloadKey,
   FluxController,
   FluxObjectRecord,
   InstanceCapacity,
@@ -33,20 +34,22 @@ export interface CapacityIndex {
 
 /**
  * A cluster's workloads are read again for a status change (the last reconcile durations of the §9 estimate) after
- * this long at the soonest, in the background while the last ones answer; at once, and waited for, when its
- * structure changed.
+ * this long at the soonest; at once when its structure changed. Either way in the background, while the last ones
+ * answer, unless its controllers changed.
  */
 export const CAPACITY_STATUS_FRESH_MS = 30_000;
 
-/** A cluster's workloads as last read, from which structure, and the reading under way if there is one. */
+/** A cluster's workloads as last read, from which structure and controllers, and the reading under way. */
 interface KeptWorkloads {
+  /** The structure and controllers the last finished reading started from. */
   structure: string;
+  controllers: string;
   /** When the last reading started. */
   at: number;
-  /** The last finished reading of this structure. */
+  /** The last finished reading. */
   settled?: ClusterWorkloads;
-  /** A reading under way. */
-  next?: Promise<ClusterWorkloads>;
+  /** A reading under way, and the structure and controllers it started from. */
+  next?: { structure: string; controllers: string; workloads: Promise<ClusterWorkloads> };
 }
 
 /** A capacity source that has never measured anything (capacity collection not running). */
@@ -112,47 +115,55 @@ export class CapacityAnswers {
   }
 
   /**
-   * A cluster's workloads: the kept ones while its structure is the same (read again in the background once they
-   * are CAPACITY_STATUS_FRESH_MS old), else a new reading, waited for. A reading of another structure is never
-   * handed out: objects that came or went show at once.
+   * A cluster's workloads: the kept ones, read again in the background when its structure changed or they are
+   * CAPACITY_STATUS_FRESH_MS old; a reading waited for only when there are none yet or the cluster's controllers
+   * changed (a new shard's controller would show no objects). At fleet L the analyses after a collection round
+   * change every cluster's structure version, and a `GET /capacity` that waited for a hundred readings in turns
+   * behind the watches did not answer within 60 s (2026-12-04).
    */
   private workloadsOf(cluster: string): ClusterWorkloads | Promise<ClusterWorkloads> {
     const structure = this.index.structureVersion(cluster);
-    const kept = this.workloads.get(cluster);
-    if (!kept || kept.structure !== structure) {
-      const entry: KeptWorkloads = { structure, at: this.now() };
-      this.workloads.set(cluster, entry);
-      return this.read(cluster, entry);
+    const controllers = this.controllersOf(cluster)
+      .map(c => `${controllerWorkloadKey(c)}:${c.shard}`)
+      .join(',');
+    let kept = this.workloads.get(cluster);
+    if (!kept) {
+      kept = { structure, controllers, at: this.now() };
+      this.workloads.set(cluster, kept);
     }
-    if (!kept.settled) return kept.next ?? this.read(cluster, kept);
-    if (!kept.next && this.now() - kept.at >= CAPACITY_STATUS_FRESH_MS) {
-      // a failed reading is logged by no one here: the kept workloads answer, and the next caller tries again
-      this.read(cluster, kept).catch(() => undefined);
+    const current = (of: { structure: string; controllers: string }) =>
+      of.structure === structure && of.controllers === controllers;
+    if (kept.next && current(kept.next)) {
+      return kept.settled && kept.controllers === controllers ? kept.settled : kept.next.workloads;
     }
-    return kept.settled;
+    if (kept.settled && current(kept) && this.now() - kept.at < CAPACITY_STATUS_FRESH_MS) return kept.settled;
+    if (kept.next && kept.settled && kept.controllers === controllers) return kept.settled;
+    const next = this.read(cluster, kept, structure, controllers);
+    if (kept.settled && kept.controllers === controllers) {
+      // the kept workloads answer; a failed reading is tried again by the next caller
+      next.catch(() => undefined);
+      return kept.settled;
+    }
+    return next;
   }
 
-  private read(cluster: string, entry: KeptWorkloads): Promise<ClusterWorkloads> {
-    entry.at = this.now();
-    const next = this.index
+  private read(cluster: string, entry: KeptWorkloads, structure: string, controllers: string): Promise<ClusterWorkloads> {
+    const workloads = this.index
       .clusterCapacityRecordsInTurns(cluster)
       .then(objects => workloadsOfCluster(this.controllersOf(cluster), objects));
+    const next = { structure, controllers, workloads };
+    const at = this.now();
     entry.next = next;
-    next.then(
-      workloads => {
-        if (entry.next === next) {
-          entry.settled = workloads;
-          entry.next = undefined;
-        }
+    workloads.then(
+      settled => {
+        if (entry.next !== next) return;
+        Object.assign(entry, { structure, controllers, at, settled, next: undefined });
       },
       () => {
-        if (entry.next !== next) return;
-        entry.next = undefined;
-        // a cluster never read is read again by its next caller
-        if (!entry.settled && this.workloads.get(cluster) === entry) this.workloads.delete(cluster);
+        if (entry.next === next) entry.next = undefined;
       },
     );
-    return next;
+    return workloads;
   }
 
   private controllersOf(cluster: string): FluxController[] {

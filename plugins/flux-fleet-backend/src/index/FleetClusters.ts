@@ -401,10 +401,11 @@ export class FleetClusters implements WatchTargets {
     const since = staleSinceOf(entry, health, this.now());
     if ((since === undefined) === (entry.staleSince === undefined)) return;
     entry.staleSince = since;
-    // every object of the cluster changed its `stale` flag
+    // every object of the cluster changed its `stale` flag: said once for the cluster, not per object
     entry.version++;
-    const { view } = entry;
-    this.emit([{ cluster: entry.name, keys: [...view.keys()], structural: false, services: [...view.serviceNames()] }]);
+    this.emit([
+      { cluster: entry.name, keys: [], structural: false, everyObject: true, services: [...entry.view.serviceNames()] },
+    ]);
   }
 
   /** Readiness: every cluster synced or known not to be syncing (`entry` alone changed, when given). */

@@ -66,13 +66,9 @@ describe('FleetSignals', () => {
     ['c/ns/Kustomization/payments', { labels: { team: 'pay' }, service: 'payments' }],
   ]);
 
-  function setup() {
+  function setup(linkTarget = (key: string) => targets.get(key)) {
     const signals = fakeSignals();
-    const fleet = new FleetSignals(
-      signals.service,
-      mockServices.logger.mock(),
-      { linkTarget: key => targets.get(key) },
-    );
+    const fleet = new FleetSignals(signals.service, mockServices.logger.mock(), { linkTarget });
     return { signals, fleet };
   }
 
@@ -138,6 +134,27 @@ describe('FleetSignals', () => {
       'flux-fleet:fleet',
       'flux-fleet:object:c/ns/Kustomization/payments',
     ]);
+    fleet.close();
+  });
+
+  it('tells the open details, service and selector pages of a cluster that became stale, without naming its objects', () => {
+    const lookups: string[] = [];
+    const { signals, fleet } = setup(key => {
+      lookups.push(key);
+      return undefined;
+    });
+    fleet.objectViewed('c/ns/Kustomization/payments');
+    fleet.objectViewed('other/ns/Kustomization/payments');
+    fleet.entityViewed('component:default/checkout', { kubernetesId: 'checkout' });
+    fleet.entityViewed('component:default/team-pay', { labelSelector: 'team=pay' });
+    fleet.onChanges([{ cluster: 'c', keys: [], structural: false, everyObject: true, services: ['checkout'] }]);
+    expect(signals.sent.map(s => s.channel).sort()).toEqual([
+      'flux-fleet:entity:component:default/checkout',
+      'flux-fleet:entity:component:default/team-pay',
+      'flux-fleet:fleet',
+      'flux-fleet:object:c/ns/Kustomization/payments',
+    ]);
+    expect(lookups).toEqual([]);
     fleet.close();
   });
 });

@@ -95,6 +95,13 @@ export class FleetSignals {
       for (const key of change.keys) keys.add(key);
       for (const service of change.services ?? []) services.add(service);
     }
+    // a cluster became stale or fresh: each open detail of one of its objects shows the object's `stale` flag
+    const everyObject = new Set(changes.filter(c => c.everyObject).map(c => c.cluster));
+    if (everyObject.size > 0) {
+      for (const key of this.objects.keys()) {
+        if (everyObject.has(key.slice(0, key.indexOf('/')))) this.publisher.publish(SIGNAL_CHANNELS.object(key), [key]);
+      }
+    }
     // a change without keys is a cluster's health changing (rules §15): the fleet's pages show it, and so do the
     // pages of the entities with objects in that cluster (the change names their services), whose notices say
     // whether the cluster is synced, lagging or unreachable
@@ -105,6 +112,11 @@ export class FleetSignals {
       for (const service of services) {
         for (const ref of this.entitiesByService.get(service) ?? [])
           refs.add(ref);
+      }
+      // which objects of the cluster a label selector matches is not known without looking each up: its pages
+      // fetch again
+      for (const [ref, link] of this.entities) {
+        if (link.labelSelector !== undefined) refs.add(ref);
       }
       for (const ref of refs)
         this.publisher.publish(SIGNAL_CHANNELS.entity(ref), []);
