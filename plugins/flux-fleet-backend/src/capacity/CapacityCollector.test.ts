@@ -162,6 +162,44 @@ describe('CapacityCollector', () => {
     expect(b.history(key)).toHaveLength(2);
   });
 
+  it('ends a round its scheduler cut short at once: the clusters measured keep the round, the others their last readings', async () => {
+    const ap = new FakeClusterApi();
+    await ap.start();
+    try {
+      ap.set({ namespace: 'flux-system', name: 'kustomize-controller', pods: { 'kc-ap': { hang: true } } });
+      const logger = mockServices.logger.mock();
+      const collector = new CapacityCollector({
+        settings: settings(undefined, { podProxy: { enabled: true, concurrency: 4, timeoutMs: 5000, maxBodyBytes: 1 << 20 } }),
+        directory: {
+          instances: (cluster?: string) =>
+            [instances[0], instance('ap-1', [controller('ap-1', 'kustomize-controller', 'kustomize-controller')])].filter(
+              i => cluster === undefined || i.cluster === cluster,
+            ),
+        },
+        clients: new Map([
+          ['eu-1', eu.client('eu-1')],
+          ['ap-1', ap.client('ap-1')],
+        ]),
+        logger,
+      });
+      const round = new AbortController();
+      const started = Date.now();
+      setTimeout(() => round.abort(), 500);
+      await collector.collect(round.signal);
+      // not the 5 s the hanging scrape would take
+      expect(Date.now() - started).toBeLessThan(2500);
+      expect(collector.measurements('eu-1')[0].measurement).toMatchObject({ source: 'pod-proxy' });
+      const [ap1] = collector.measurements('ap-1');
+      expect(ap1.measurement).toBeUndefined();
+      expect(ap1.unmeasured).toEqual(['not measured yet: a collection round ran out of time before reaching this cluster']);
+      expect(logger.warn).toHaveBeenCalledWith(
+        'Flux Fleet: a capacity collection round did not finish within its timeout of 120 s; 1 of 2 clusters were measured, the others keep their last measurements',
+      );
+    } finally {
+      await ap.stop();
+    }
+  });
+
   it('scrapes no controller of a cluster still in its first list, and says so, until the list is complete', async () => {
     const now = 1_700_000_000_000;
     const listed = new Set(['eu-1']);

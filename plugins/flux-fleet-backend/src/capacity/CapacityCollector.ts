@@ -17,6 +17,11 @@ import { PodProxySource } from './PodProxySource';
 import { PrometheusSource } from './PrometheusSource';
 
 
+/** How long a collection round may take before the scheduler cuts it: twice the interval, at least a minute. */
+function roundTimeoutMs(settings: CapacitySettings): number {
+  return Math.max(2 * settings.scrapeIntervalMs, 60_000);
+}
+
 /** True when a measurement has at least one figure read from metrics (container limits do not count). */
 export function hasFigures(m: ControllerMeasurement | undefined): boolean {
   return !!m && METRIC_FIGURES.some(f => m[f] !== undefined);
@@ -58,6 +63,8 @@ export class CapacityCollector implements CapacitySource {
   private readonly podProxy?: PodProxySource;
   private readonly prometheus?: PrometheusSource;
   private readonly abort = new AbortController();
+  /** Rounds the scheduler cut short (see {@link collect}). */
+  private roundsCut = 0;
   private readonly limitClusters: ReturnType<typeof createLimiter>;
 
   constructor(
@@ -112,11 +119,11 @@ export class CapacityCollector implements CapacitySource {
       scope: 'local',
       frequency: { milliseconds: settings.scrapeIntervalMs },
       timeout: {
-        milliseconds: Math.max(2 * settings.scrapeIntervalMs, 60_000),
+        milliseconds: roundTimeoutMs(settings),
       },
       initialDelay: { seconds: 5 },
       signal: this.abort.signal,
-      fn: () => this.collect(),
+      fn: roundSignal => this.collect(roundSignal),
     });
   }
 
@@ -165,18 +172,34 @@ export class CapacityCollector implements CapacitySource {
     }
   }
 
-  /** One round: measures every controller of every cluster this replica collects; never throws. */
-  async collect(): Promise<void> {
-    const signal = this.abort.signal;
+  /**
+   * One round: measures every controller of every cluster this replica collects; never throws. `roundSignal` is
+   * the scheduler's, aborted when the round outlives its timeout (twice the interval): the clusters not measured
+   * by then keep their last measurements. Without it, a round at fleet L on an overloaded machine went on for 12
+   * minutes (2026-12-04), its requests timing out one after another while the next rounds waited.
+   */
+  async collect(roundSignal?: AbortSignal): Promise<void> {
+    const signal = roundSignal ? AbortSignal.any([this.abort.signal, roundSignal]) : this.abort.signal;
     this.podProxy?.beginRound();
     const clusters = [...this.options.clients.keys()].filter(
       c => (this.options.collects?.(c) ?? true) && this.listed(c),
     );
     const counts = await Promise.all(
       clusters.map(cluster =>
-        this.limitClusters(() => this.collectCluster(cluster, signal)),
+        this.limitClusters(() =>
+          signal.aborted ? Promise.resolve(undefined) : this.collectCluster(cluster, signal),
+        ),
       ),
     );
+    const done = counts.filter(c => c !== undefined).length;
+    if (roundSignal?.aborted && !this.abort.signal.aborted) {
+      this.roundsCut++;
+      this.options.logger.warn(
+        `Flux Fleet: a capacity collection round did not finish within its timeout of ${
+          roundTimeoutMs(this.options.settings) / 1000
+        } s; ${done} of ${clusters.length} clusters were measured, the others keep their last measurements`,
+      );
+    }
     // controllers gone from the index (a Deployment deleted, a cluster removed) are forgotten with their history
     const known = new Set(this.controllers().map(keyOf));
     for (const key of [...this.readings.keys(), ...this.histories.keys()]) {
@@ -185,8 +208,8 @@ export class CapacityCollector implements CapacitySource {
         this.histories.delete(key);
       }
     }
-    const measured = counts.reduce((a, c) => a + c.measured, 0);
-    const total = counts.reduce((a, c) => a + c.total, 0);
+    const measured = counts.reduce((a, c) => a + (c?.measured ?? 0), 0);
+    const total = counts.reduce((a, c) => a + (c?.total ?? 0), 0);
     this.options.logger.debug(`Flux Fleet measured ${measured} of ${total} controllers from their metrics`);
     if (signal.aborted) return;
     try {
@@ -253,7 +276,8 @@ export class CapacityCollector implements CapacitySource {
             );
       }
     }
-    if (signal.aborted) return { measured: 0, total: controllers.length };
+    // cut short: no reading of this cluster changes
+    if (signal.aborted) return undefined;
     for (const c of controllers) {
       const key = keyOf(c);
       const measurement = chosen.get(key);
@@ -327,6 +351,11 @@ export class CapacityCollector implements CapacitySource {
     }
     if (!this.listed(cluster)) {
       return 'not measured yet: the cluster is still being listed for the first time; its controllers are scraped once the list is complete';
+    }
+    if (this.roundsCut > 0) {
+      return `not measured yet: ${
+        this.roundsCut === 1 ? 'a collection round' : `${this.roundsCut} collection rounds`
+      } ran out of time before reaching this cluster`;
     }
     return 'not measured yet: the first collection has not finished';
   }

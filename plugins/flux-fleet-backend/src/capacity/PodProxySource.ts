@@ -6,6 +6,7 @@ import type {
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { figuresFromScrapes } from '@flux-fleet/plugin-flux-fleet-common';
 import type { ClusterClient } from '../watch/ClusterClient';
+import { KubernetesRequestError } from '../watch/KubernetesRequestError';
 import type { PodProxySettings } from '../config/FleetConfig';
 import { discoverControllerPods } from './discoverControllerPods';
 import { PodProxyScraper } from './PodProxyScraper';
@@ -47,9 +48,11 @@ export class PodProxySource {
     try {
       requestOptions = await this.scraper.requestOptions(client);
     } catch (error) {
-      const problem = `cannot prepare the cluster's credentials: ${
-        (error as Error).message
-      }`;
+      // the watch client's error names the cluster and says it could not prepare the credentials
+      const problem =
+        error instanceof KubernetesRequestError
+          ? error.message
+          : `cannot prepare the cluster's credentials: ${(error as Error).message}`;
       return controllers.map(c =>
         this.measurement(client.cluster, c, [], {
           figures: {},

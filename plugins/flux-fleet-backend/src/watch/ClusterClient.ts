@@ -374,6 +374,15 @@ export class ClusterClient {
     return url;
   }
 
+  /**
+   * The cluster's request options (server CA, credentials, the keep-alive agent below), for requests this client
+   * does not make itself (the capacity scrapes through the pod proxy). Throws a KubernetesRequestError when
+   * client-node cannot prepare the credentials.
+   */
+  connectionOptions(): Promise<https.RequestOptions> {
+    return this.requestOptions();
+  }
+
   private async requestOptions(): Promise<https.RequestOptions> {
     const now = Date.now();
     if (this.cachedOptions && this.cachedOptions.expires > now) {
