@@ -131,20 +131,18 @@ export class CapacityAnswers {
       kept = { structure, controllers, at: this.now() };
       this.workloads.set(cluster, kept);
     }
-    const current = (of: { structure: string; controllers: string }) =>
-      of.structure === structure && of.controllers === controllers;
-    if (kept.next && current(kept.next)) {
-      return kept.settled && kept.controllers === controllers ? kept.settled : kept.next.workloads;
+    const usable = kept.settled && kept.controllers === controllers ? kept.settled : undefined;
+    if (usable && kept.structure === structure && this.now() - kept.at < CAPACITY_STATUS_FRESH_MS) return usable;
+    // one reading at a time while the kept workloads answer; without them, one of these very inputs
+    const under = kept.next;
+    if (under && (usable || (under.structure === structure && under.controllers === controllers))) {
+      return usable ?? under.workloads;
     }
-    if (kept.settled && current(kept) && this.now() - kept.at < CAPACITY_STATUS_FRESH_MS) return kept.settled;
-    if (kept.next && kept.settled && kept.controllers === controllers) return kept.settled;
     const next = this.read(cluster, kept, structure, controllers);
-    if (kept.settled && kept.controllers === controllers) {
-      // the kept workloads answer; a failed reading is tried again by the next caller
-      next.catch(() => undefined);
-      return kept.settled;
-    }
-    return next;
+    if (!usable) return next;
+    // the kept workloads answer; a failed reading is tried again by the next caller
+    next.catch(() => undefined);
+    return usable;
   }
 
   private read(cluster: string, entry: KeptWorkloads, structure: string, controllers: string): Promise<ClusterWorkloads> {
