@@ -38,6 +38,15 @@ export function clusterRequest(
     token?: string;
   } = {},
 ): Promise<ClusterAnswer> {
+  return send(cluster, path, options, true);
+}
+
+function send(
+  cluster: SimulatedCluster,
+  path: string,
+  options: Parameters<typeof clusterRequest>[2] & {},
+  mayRetry: boolean,
+): Promise<ClusterAnswer> {
   const url = new URL(path, cluster.server);
   const body =
     options.body === undefined ? undefined : JSON.stringify(options.body);
@@ -71,15 +80,22 @@ export function clusterRequest(
         res.on('error', reject);
       },
     );
-    req.on('error', error =>
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // a kept-alive connection the simulator closed just as it was reused (its idle timeout): the request never
+      // reached it, so it is sent again once on a new connection, as Node's http docs advise (`reusedSocket`).
+      // A freshness run at L failed on this once (2026-12-04).
+      if (mayRetry && req.reusedSocket && error.code === 'ECONNRESET') {
+        send(cluster, path, options, false).then(resolve, reject);
+        return;
+      }
       reject(
         new Error(
           `cluster ${cluster.name}: ${
             options.method ?? 'GET'
           } ${path} failed: ${error.message}`,
         ),
-      ),
-    );
+      );
+    });
     req.end(body);
   });
 }
