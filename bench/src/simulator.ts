@@ -135,7 +135,10 @@ export async function startSimulator(options: {
         for (const { requests } of items) {
           for (const [user, count] of Object.entries(requests.byUser)) {
             sum[user] =
-              (sum[user] ?? 0) + count - (requests.podProxyByUser[user] ?? 0);
+              (sum[user] ?? 0) +
+              count -
+              (requests.podProxyByUser[user] ?? 0) -
+              (requests.controllerLookupsByUser[user] ?? 0);
           }
         }
         return sum;

@@ -31,7 +31,7 @@ import {
 } from './httpBasics';
 import { openApiDocument, openApiIndex } from './openapi';
 import { openApiV2Json, openApiV2Protobuf } from './openapiV2';
-import { RequestCounter } from './requestCounter';
+import { RequestCounter, requestClassOf } from './requestCounter';
 import * as verbs from './resourceRequests';
 import { servePodProxy } from './podProxy';
 import { startWatch, type OpenWatch } from './watch';
@@ -92,9 +92,6 @@ function notFoundPath(): ApiError {
 }
 
 /** Serves one simulated cluster. */
-/** A request through the pod proxy: `/api/v1/namespaces/{ns}/pods/{pod}[:{port}]/proxy[/…]`. */
-const POD_PROXY = /^\/api\/v1\/namespaces\/[^/]+\/pods\/[^/]+\/proxy(\/|\?|$)/;
-
 export class ClusterServer {
   private server: Server;
   private readonly sockets = new Set<Socket>();
@@ -218,7 +215,7 @@ export class ClusterServer {
     res: ServerResponse,
   ): Promise<void> {
     const user = this.authenticate(req);
-    this.requests.count(user?.name ?? 'unauthenticated', POD_PROXY.test(req.url ?? ''));
+    this.requests.count(user?.name ?? 'unauthenticated', requestClassOf(req.method, req.url ?? ''));
     const { faults } = this.cluster;
     if (faults.hang) return; // accepted, never answered
     if (faults.latencyMs > 0)

@@ -7,6 +7,7 @@ interface ClusterItem {
     total: number;
     byUser: Record<string, number>;
     podProxyByUser: Record<string, number>;
+    controllerLookupsByUser: Record<string, number>;
   };
 }
 
@@ -66,6 +67,21 @@ describe('request counts on the admin API', () => {
         (after.podProxyByUser[admin] ?? 0) -
         (before.podProxyByUser[admin] ?? 0),
     }).toEqual({ all: 2, podProxy: 1 });
+  });
+
+  it('tells a controller’s lookups (one Deployment, a namespace’s pods) from watches and lists of the fleet', async () => {
+    const [cluster] = sim.clusters;
+    const before = await requestsOf(cluster.name);
+    await call(cluster, '/apis/apps/v1/namespaces/flux-system/deployments/kustomize-controller');
+    await call(cluster, '/api/v1/namespaces/flux-system/pods?labelSelector=app%3Dkustomize-controller');
+    await call(cluster, '/apis/apps/v1/deployments?labelSelector=app.kubernetes.io%2Fpart-of%3Dflux');
+    await call(cluster, '/api/v1/pods?limit=1');
+    const after = await requestsOf(cluster.name);
+    const admin = 'flux-fleet-admin';
+    expect({
+      all: after.byUser[admin] - before.byUser[admin],
+      lookups: (after.controllerLookupsByUser[admin] ?? 0) - (before.controllerLookupsByUser[admin] ?? 0),
+    }).toEqual({ all: 4, lookups: 2 });
   });
 
   it('counts requests that a hanging cluster never answers', async () => {

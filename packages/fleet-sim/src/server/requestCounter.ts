@@ -14,6 +14,30 @@ export interface RequestCounts {
    * benchmark tells a client's API reads from its capacity collector's scrapes, which follow their own schedule.
    */
   podProxyByUser: Record<string, number>;
+  /**
+   * Of those, a controller's lookups before it is scraped, by user: GET of one Deployment, and a list of one
+   * namespace's pods (not a watch). A capacity collector makes both for every controller each round; a benchmark
+   * leaves them out of what a page view costs, as it does the scrapes.
+   */
+  controllerLookupsByUser: Record<string, number>;
+}
+
+/** What a request is, for the counts above. */
+export type RequestClass = 'api' | 'pod-proxy' | 'controller-lookup';
+
+/** A request through the pod proxy: `/api/v1/namespaces/{ns}/pods/{pod}[:{port}]/proxy[/…]`. */
+const POD_PROXY = /^\/api\/v1\/namespaces\/[^/]+\/pods\/[^/]+\/proxy(\/|\?|$)/;
+const ONE_DEPLOYMENT = /^\/apis\/apps\/v1\/namespaces\/[^/]+\/deployments\/[^/?]+(\?|$)/;
+const NAMESPACE_PODS = /^\/api\/v1\/namespaces\/[^/]+\/pods(\?|$)/;
+
+/** The class of a request by its method and URL. */
+export function requestClassOf(method: string | undefined, url: string): RequestClass {
+  if (POD_PROXY.test(url)) return 'pod-proxy';
+  if (method === 'GET' && ONE_DEPLOYMENT.test(url)) return 'controller-lookup';
+  if (method === 'GET' && NAMESPACE_PODS.test(url) && !/[?&]watch=(1|true)(&|$)/.test(url)) {
+    return 'controller-lookup';
+  }
+  return 'api';
 }
 
 /** The counter of one cluster server. */
@@ -21,11 +45,15 @@ export class RequestCounter {
   private total = 0;
   private readonly byUser = new Map<string, number>();
   private readonly podProxyByUser = new Map<string, number>();
+  private readonly controllerLookupsByUser = new Map<string, number>();
 
-  count(user: string, podProxy = false): void {
+  count(user: string, kind: RequestClass = 'api'): void {
     this.total += 1;
     this.byUser.set(user, (this.byUser.get(user) ?? 0) + 1);
-    if (podProxy) this.podProxyByUser.set(user, (this.podProxyByUser.get(user) ?? 0) + 1);
+    const of = { api: undefined, 'pod-proxy': this.podProxyByUser, 'controller-lookup': this.controllerLookupsByUser }[
+      kind
+    ];
+    of?.set(user, (of.get(user) ?? 0) + 1);
   }
 
   snapshot(): RequestCounts {
@@ -35,6 +63,7 @@ export class RequestCounter {
       total: this.total,
       byUser: sorted(this.byUser),
       podProxyByUser: sorted(this.podProxyByUser),
+      controllerLookupsByUser: sorted(this.controllerLookupsByUser),
     };
   }
 }
