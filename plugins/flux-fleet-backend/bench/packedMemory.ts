@@ -26,7 +26,7 @@ function* servedObjects() {
     if (!served.type.flux) continue;
     const apiVersion = `${served.type.group}/${served.versions[0]}`;
     for (const stored of cluster.store.table(served.type).objects.values()) {
-      const raw = { apiVersion, kind: served.type.kind, ...JSON.parse(stored.body.toString('utf8')) };
+      const raw = { apiVersion, kind: served.type.kind, ...JSON.parse(stored.body) };
       yield { raw, kind: served.type.kind, apiVersion };
     }
   }

@@ -57,7 +57,7 @@ function fingerprint(fleet: GeneratedCluster[]): string {
         .map(t =>
           t
             .keys()
-            .map(k => t.objects.get(k)!.body.toString('utf8'))
+            .map(k => t.objects.get(k)!.body)
             .join('\n'),
         )
         .join('\n'),

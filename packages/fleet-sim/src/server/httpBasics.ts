@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { ApiError } from '../api/apiError';
 import { decodeKubernetesProtobuf } from '../api/protobuf';
+import { JsonText, sendJsonText } from './jsonText';
 
 /** Writes a JSON answer (an object, or JSON text already serialised). */
 export function sendJson(
@@ -11,6 +12,10 @@ export function sendJson(
   body: unknown,
   contentType = 'application/json',
 ): void {
+  if (body instanceof JsonText) {
+    sendJsonText(res, status, body, contentType);
+    return;
+  }
   const payload = Buffer.isBuffer(body)
     ? body
     : Buffer.from(JSON.stringify(body));

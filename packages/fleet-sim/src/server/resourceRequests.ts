@@ -31,8 +31,11 @@ import {
   type ResourceType,
 } from '../api/resourceTypes';
 import { tableColumns, tableRow, type IncludeObject } from '../api/table';
+import { JsonText } from './jsonText';
 import {
   objectJson,
+  objectJsonPrefix,
+  objectJsonRest,
   parseStored,
   type StoredObject,
 } from '../store/clusterStore';
@@ -197,25 +200,19 @@ export function list(
       },
     };
   }
-  const prefixBuffer = Buffer.from(
+  // encoded into a reused buffer when sent (see JsonText)
+  const itemPrefix = objectJsonPrefix(apiVersion, type.kind);
+  const parts: string[] = [
     `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(
-      type.kind,
-    )},`,
-  );
-  const parts: Buffer[] = [
-    Buffer.from(
-      `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(
-        type.listKind,
-      )},"metadata":${JSON.stringify(metadata)},"items":[`,
-    ),
+      type.listKind,
+    )},"metadata":${JSON.stringify(metadata)},"items":[`,
   ];
-  const comma = Buffer.from(',');
   items.forEach((object, index) => {
-    if (index > 0) parts.push(comma);
-    parts.push(prefixBuffer, object.body.subarray(1));
+    if (index > 0) parts.push(',');
+    parts.push(itemPrefix, objectJsonRest(object));
   });
-  parts.push(Buffer.from(']}'));
-  return { status: 200, body: Buffer.concat(parts) };
+  parts.push(']}');
+  return { status: 200, body: new JsonText(parts) };
 }
 
 function getStored(cluster: SimulatedCluster, target: Target): StoredObject {
@@ -249,7 +246,7 @@ function answerObject(
   }
   return {
     status,
-    body: objectJson(stored, apiVersionOf(target), target.type.kind),
+    body: Buffer.from(objectJson(stored, apiVersionOf(target), target.type.kind)),
   };
 }
 

@@ -121,7 +121,7 @@ export function startWatch(
 
   const write = (eventType: string, object: StoredObject): void => {
     if (ended) return;
-    let payload: Buffer;
+    let payload: Buffer | string;
     if (request.table) {
       const parsed = parseStored(object, apiVersion, type.kind);
       const table = {
@@ -136,11 +136,7 @@ export function startWatch(
         `${JSON.stringify({ type: eventType, object: table })}\n`,
       );
     } else {
-      payload = Buffer.concat([
-        Buffer.from(`{"type":"${eventType}","object":`),
-        objectJson(object, apiVersion, type.kind),
-        Buffer.from('}\n'),
-      ]);
+      payload = `{"type":"${eventType}","object":${objectJson(object, apiVersion, type.kind)}}\n`;
     }
     res.write(payload);
     if (res.writableLength > MAX_PENDING_BYTES) end();

@@ -3,13 +3,13 @@
  * generated objects churn (no deliberate problem, owned by a running controller, not suspended), so that the
  * problems stay in place; the truth follows because records are re-read after each change.
  */
-import { randomBytes } from 'node:crypto';
 import {
   conditionsFor,
   typicalFailure,
   type ConditionDetail,
 } from '../fleet/conditions';
 import type { SimulatedObject, ReconcileStateName } from '../fleet/model';
+import { randomHex } from './randomHex';
 import type { SimulatedCluster } from './simulatedCluster';
 
 const CHURN_KINDS = new Set([
@@ -27,9 +27,9 @@ function now(): string {
 
 /** A new revision in the format of an old one (`main@sha1:<hex>`, `<tag>@sha256:<hex>`, `sha256:<hex>`). */
 function nextRevision(previous: string | undefined): string {
-  if (!previous) return `main@sha1:${randomBytes(20).toString('hex')}`;
+  if (!previous) return `main@sha1:${randomHex(20)}`;
   return previous.replace(/([0-9a-f]{40,64})$/, hex =>
-    randomBytes(hex.length / 2).toString('hex'),
+    randomHex(hex.length / 2),
   );
 }
 
@@ -113,7 +113,7 @@ function applyOutcome(
         chartVersion: version,
         appVersion: version,
         lastDeployed: time,
-        digest: `sha256:${randomBytes(32).toString('hex')}`,
+        digest: `sha256:${randomHex(32)}`,
       });
       if (history[1]) history[1].status = 'superseded';
       history.splice(5);
@@ -148,7 +148,7 @@ function applyOutcome(
       : artifact.revision;
     if (state === 'ready' && artifact && moved) {
       artifact.revision = revision;
-      artifact.digest = `sha256:${randomBytes(32).toString('hex')}`;
+      artifact.digest = `sha256:${randomHex(32)}`;
       artifact.lastUpdateTime = time;
     }
     detail.revision = state === 'ready' ? revision : artifact?.revision;
@@ -300,7 +300,7 @@ export class ClusterChurn {
         Math.random(),
         this.sourceRevisionOf(record, object),
       );
-      this.cluster.writeFlux(record.kind, object);
+      this.cluster.writeFlux(record.kind, object, { statusOnly: true });
       this.followSources(this.cluster.records.get(key)!, before, object);
       if (event.type === 'Warning' || Math.random() < 0.2)
         this.cluster.emitEvent(object, event);

@@ -6,6 +6,7 @@
  * new object gets its first status.
  */
 import { randomBytes } from 'node:crypto';
+import { randomHex } from './randomHex';
 import {
   coreResourceType,
   groupVersion,
@@ -67,7 +68,7 @@ export class SimulatedCluster implements ClusterLookup {
   readonly metrics: ClusterMetrics;
   readonly adminToken = randomBytes(24).toString('hex');
   readonly readOnlyToken = randomBytes(24).toString('hex');
-  readonly gitCommit = randomBytes(20).toString('hex');
+  readonly gitCommit = randomHex(20);
   malformed: MalformedRecord[] = [];
   faults: Faults = { ...NO_FAULTS };
   private readonly byPath = new Map<
@@ -166,9 +167,9 @@ export class SimulatedCluster implements ClusterLookup {
   }
 
   /** Stores a Flux object written by a simulated controller, and re-reads its record. */
-  writeFlux(kind: string, object: any): void {
+  writeFlux(kind: string, object: any, options: { statusOnly?: boolean } = {}): void {
     const served = this.byKind.get(kind)!;
-    this.store.put(served.type, object);
+    this.store.put(served.type, object, options);
     this.refreshRecord(kind, object);
   }
 
@@ -493,15 +494,11 @@ export class SimulatedCluster implements ClusterLookup {
       revision = this.read(source.kind, source.namespace, source.name)?.status
         ?.artifact?.revision;
     } else if (kind === 'GitRepository') {
-      revision = `${object.spec?.ref?.branch ?? 'main'}@sha1:${randomBytes(
-        20,
-      ).toString('hex')}`;
+      revision = `${object.spec?.ref?.branch ?? 'main'}@sha1:${randomHex(20)}`;
     } else if (kind === 'OCIRepository') {
-      revision = `${object.spec?.ref?.tag ?? 'latest'}@sha256:${randomBytes(
-        32,
-      ).toString('hex')}`;
+      revision = `${object.spec?.ref?.tag ?? 'latest'}@sha256:${randomHex(32)}`;
     } else if (kind === 'HelmRepository' || kind === 'Bucket') {
-      revision = `sha256:${randomBytes(32).toString('hex')}`;
+      revision = `sha256:${randomHex(32)}`;
     }
     status.conditions = conditionsFor(
       kind,
@@ -517,10 +514,10 @@ export class SimulatedCluster implements ClusterLookup {
       } else if (kind !== 'HelmRelease') {
         const path = `${kind.toLowerCase()}/${object.metadata.namespace}/${
           object.metadata.name
-        }/${randomBytes(8).toString('hex')}.tar.gz`;
+        }/${randomHex(8)}.tar.gz`;
         status.artifact = {
           revision,
-          digest: `sha256:${randomBytes(32).toString('hex')}`,
+          digest: `sha256:${randomHex(32)}`,
           path,
           url: `http://source-controller.${
             record.placement.controllers[0]?.instance ?? 'flux-system'
@@ -548,7 +545,7 @@ export class SimulatedCluster implements ClusterLookup {
   ): void {
     const eventType = coreResourceType('Event');
     const namespace = object.metadata.namespace;
-    const name = `${object.metadata.name}.${randomBytes(8).toString('hex')}`;
+    const name = `${object.metadata.name}.${randomHex(8)}`;
     const time = now();
     const component =
       (
@@ -595,7 +592,7 @@ export class SimulatedCluster implements ClusterLookup {
 
 /** A random RFC 4122 v4 UUID. */
 export function uuid(): string {
-  const h = randomBytes(16).toString('hex');
+  const h = randomHex(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(
     17,
     20,

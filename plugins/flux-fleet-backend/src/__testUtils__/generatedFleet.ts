@@ -33,7 +33,7 @@ export function loadGeneratedFleet(
       const apiVersion = type.group ? `${type.group}/${version}` : version;
       sink.listStarted();
       for (const stored of cluster.store.table(type).objects.values()) {
-        const raw = { apiVersion, kind: type.kind, ...JSON.parse(stored.body.toString('utf8')) };
+        const raw = { apiVersion, kind: type.kind, ...JSON.parse(stored.body) };
         sink.upsert(raw);
         if (type.flux) delivered.push({ cluster: cluster.name, raw, sink });
       }

@@ -149,7 +149,7 @@ describe('PackedRecords', () => {
       if (!served.type.flux) continue;
       const apiVersion = `${served.type.group}/${served.versions[0]}`;
       for (const stored of cluster.store.table(served.type).objects.values()) {
-        const raw = { apiVersion, kind: served.type.kind, ...JSON.parse(stored.body.toString('utf8')) };
+        const raw = { apiVersion, kind: served.type.kind, ...JSON.parse(stored.body) };
         const result = normalizeFluxObject(cluster.name, raw, { kind: served.type.kind, apiVersion, pool });
         if (result.record) records.push(result.record);
       }
