@@ -1,7 +1,7 @@
 /**
  * JSON already serialised, in parts (a list page: its head and its objects' stored text), and how it is sent.
  *
- * A page is encoded into a Buffer taken from a small pool and given back once the response has written it,
+ * A large page is encoded into a Buffer taken from a small pool and given back once the response has written it,
  * rather than into a new Buffer per page. A new Buffer is an ArrayBuffer of its own, and V8 answers a growth of
  * such external memory with a full collection of the whole heap: the simulator of fleet L holds several GB, and
  * the product's first sync asks it for about 5,400 pages of 1 MB or more. Profiled on 2026-12-04, collections were
@@ -13,16 +13,23 @@ export class JsonText {
   constructor(readonly parts: readonly string[]) {}
 }
 
-/** Buffers no response holds now; a few at most (one per list in flight). */
+/** Buffers no response holds now; a few at most (one per large list in flight). */
 const free: Buffer[] = [];
 const MAX_FREE = 16;
-const MIN_BYTES = 4 * 2 ** 20;
+/**
+ * Answers up to this size (a label-selected list, a page of small objects) are encoded into a Buffer of their own,
+ * which Node cuts from its shared 8 KB slabs or allocates exactly: the Kubernetes plugin's views ask 100 clusters
+ * at once for such lists, more than the pool holds, and a pooled buffer per answer would be far larger than it.
+ */
+const POOLED_FROM_BYTES = 256 * 1024;
+/** Pooled buffers grow in steps of this, so that pages of about the same size reuse one. */
+const POOL_STEP_BYTES = 2 ** 20;
 
 function take(bytes: number): Buffer {
   const buffer = free.pop();
   if (buffer && buffer.length >= bytes) return buffer;
   // too small for this page: left to the collector; the pool keeps the larger one from now on
-  return Buffer.allocUnsafeSlow(Math.max(bytes, MIN_BYTES));
+  return Buffer.allocUnsafeSlow(Math.ceil(bytes / POOL_STEP_BYTES) * POOL_STEP_BYTES);
 }
 
 function give(buffer: Buffer): void {
@@ -38,6 +45,16 @@ export function sendJsonText(
 ): void {
   let bytes = 0;
   for (const part of text.parts) bytes += Buffer.byteLength(part);
+  if (bytes < POOLED_FROM_BYTES) {
+    const payload = Buffer.from(text.parts.join(''));
+    res.writeHead(status, {
+      'Content-Type': contentType,
+      'Content-Length': payload.length,
+      'Cache-Control': 'no-cache, private',
+    });
+    res.end(payload);
+    return;
+  }
   const buffer = take(bytes);
   let at = 0;
   for (const part of text.parts) at += buffer.write(part, at);
