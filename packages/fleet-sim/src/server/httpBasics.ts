@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { ApiError } from '../api/apiError';
 import { decodeKubernetesProtobuf } from '../api/protobuf';
-import { JsonText, sendJsonText } from './jsonText';
+import { jsonHeaders, JsonText, sendJsonText } from './jsonText';
 
 /** Writes a JSON answer (an object, or JSON text already serialised). */
 export function sendJson(
@@ -19,11 +19,7 @@ export function sendJson(
   const payload = Buffer.isBuffer(body)
     ? body
     : Buffer.from(JSON.stringify(body));
-  res.writeHead(status, {
-    'Content-Type': contentType,
-    'Content-Length': payload.length,
-    'Cache-Control': 'no-cache, private',
-  });
+  res.writeHead(status, jsonHeaders(contentType, payload.length));
   res.end(payload);
 }
 

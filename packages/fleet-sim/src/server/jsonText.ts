@@ -2,12 +2,18 @@
  * JSON already serialised, in parts (a list page: its head and its objects' stored text), and how it is sent.
  *
  * A large page is encoded into a Buffer taken from a small pool and given back once the response has written it,
- * rather than into a new Buffer per page. A new Buffer is an ArrayBuffer of its own, and V8 answers a growth of
- * such external memory with a full collection of the whole heap: the simulator of fleet L holds several GB, and
- * the product's first sync asks it for about 5,400 pages of 1 MB or more. Profiled on 2026-12-04, collections were
- * 99 s of the simulator's 262 s of CPU during that sync.
+ * rather than into a new Buffer per page: the product's first sync of fleet L asks for about 5,400 pages of 1 MB
+ * or more, and a new Buffer is an ArrayBuffer of its own, which V8 counts as external memory and answers with
+ * collections of the whole heap. Measured on 2026-12-04, the pool (with the other changes of the fleet-sim README's
+ * "What the simulator costs at fleet L") did not lower the simulator's collections at L: what triggers them there
+ * is not pinned down.
  */
 import type { ServerResponse } from 'node:http';
+
+/** The headers of a whole JSON answer of `bytes` bytes. */
+export function jsonHeaders(contentType: string, bytes: number) {
+  return { 'Content-Type': contentType, 'Content-Length': bytes, 'Cache-Control': 'no-cache, private' };
+}
 
 export class JsonText {
   constructor(readonly parts: readonly string[]) {}
@@ -47,22 +53,14 @@ export function sendJsonText(
   for (const part of text.parts) bytes += Buffer.byteLength(part);
   if (bytes < POOLED_FROM_BYTES) {
     const payload = Buffer.from(text.parts.join(''));
-    res.writeHead(status, {
-      'Content-Type': contentType,
-      'Content-Length': payload.length,
-      'Cache-Control': 'no-cache, private',
-    });
+    res.writeHead(status, jsonHeaders(contentType, payload.length));
     res.end(payload);
     return;
   }
   const buffer = take(bytes);
   let at = 0;
   for (const part of text.parts) at += buffer.write(part, at);
-  res.writeHead(status, {
-    'Content-Type': contentType,
-    'Content-Length': bytes,
-    'Cache-Control': 'no-cache, private',
-  });
+  res.writeHead(status, jsonHeaders(contentType, bytes));
   // the buffer is the response's until it has been written (or the response failed)
   let given = false;
   const giveBack = () => {
