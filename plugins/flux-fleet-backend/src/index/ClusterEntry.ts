@@ -6,6 +6,18 @@ import { ClusterStore } from '../records/ClusterStore';
 import type { WatchHealthProbe } from '../watch/startWatching';
 import { AnalysisScheduler } from './AnalysisScheduler';
 
+/** A cluster's health as read for the API, and what it was read from. */
+export interface ServedHealth {
+  health: ClusterHealth;
+  /** When it was read (`FleetClusters.now`). */
+  at: number;
+  /** The entry's `version`, `restoredAt`, `remote` and `staleSince` then: a change of any reads it again. */
+  version: number;
+  restoredAt?: number;
+  remote?: RemoteHealth;
+  staleSince?: number;
+}
+
 /** The health of a cluster that another replica watches, as its last snapshot says. */
 export type RemoteHealth = ClusterHealth;
 
@@ -43,6 +55,8 @@ export interface ClusterEntry {
   analysed?: { changesByTimeAt?: number; utilisation: string };
   /** Bumped on every change of the view, for caches. */
   version: number;
+  /** The health last read for the API (`FleetClusters.servedHealthOf`), while it may still be served. */
+  servedHealth?: ServedHealth;
   /** Its environment as configured (`fluxFleet.clusters[].environment`), when it is. */
   readonly configuredEnvironment?: string;
 }

@@ -8,7 +8,7 @@ import {
 } from '../__testUtils__/fluxFixtures';
 import { mockServices } from '@backstage/backend-test-utils';
 import { NAMESPACES } from '../watch/supportingResources';
-import { FleetClusters } from './FleetClusters';
+import { FleetClusters, SERVED_HEALTH_MAX_AGE_MS } from './FleetClusters';
 import { FleetIndex } from './FleetIndex';
 
 const T0 = Date.parse('2026-07-14T10:00:00Z');
@@ -150,6 +150,31 @@ describe('FleetClusters', () => {
     setHealth(watchHealth(true));
     expect(index.clusters()[0]).toMatchObject({ status: 'synced', synced: true, lagMs: 0 });
     expect(announced).toEqual(['synced', 'lagging', 'synced']);
+    fleet.close();
+  });
+
+  it('serves a health read earlier only while nothing of the cluster changed, for at most half a second', () => {
+    const { fleet, index, setHealth } = watchedLab();
+    setHealth(watchHealth(true));
+    const first = index.clusters()[0];
+    expect(first).toMatchObject({ status: 'synced', objectCount: 0 });
+    jest.advanceTimersByTime(SERVED_HEALTH_MAX_AGE_MS - 1);
+    // the same answer, not read again
+    expect(index.clusters()[0]).toBe(first);
+    jest.advanceTimersByTime(1);
+    const second = index.clusters()[0];
+    expect(second).not.toBe(first);
+    expect(second).toEqual(first);
+    // an object came: its count is served at once
+    fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(kustomization('payments'));
+    jest.advanceTimersByTime(TEST_ANALYSIS.debounceMs);
+    expect(index.clusters()[0]).toMatchObject({ objectCount: 1, countsByKind: { Kustomization: 1 } });
+    // the connection changed: the status is served at once, and the same by every route
+    const since = Date.now();
+    setHealth({ ...watchHealth(false), connection: { status: 'unreachable', since, unreachableSince: since } });
+    expect(index.clusters()[0]).toMatchObject({ status: 'unreachable', synced: false });
+    expect(index.clusterStatus('lab')).toBe('unreachable');
+    expect(index.summary().clustersUnreachable).toBe(1);
     fleet.close();
   });
 

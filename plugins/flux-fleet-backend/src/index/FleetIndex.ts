@@ -73,14 +73,14 @@ export class FleetIndex implements FleetIndexService {
   clusters(only?: ReadonlySet<string>): ClusterHealth[] {
     const entries = this.fleet.all();
     return (only ? entries.filter(entry => only.has(entry.name)) : entries).map(entry =>
-      this.fleet.healthOf(entry),
+      this.fleet.servedHealthOf(entry),
     );
   }
 
   /** How one cluster's view stands (`syncing` while its first list runs); undefined for a name not configured. */
   clusterStatus(cluster: string): ClusterHealth['status'] | undefined {
     const entry = this.fleet.find(cluster);
-    return entry && this.fleet.healthOf(entry).status;
+    return entry && this.fleet.servedHealthOf(entry).status;
   }
 
   /** The fleet view of Flux versions (rules §10). */
@@ -119,7 +119,7 @@ export class FleetIndex implements FleetIndexService {
   summary(): FleetSummary {
     return summaryOf(
       this.fleet.all(),
-      entry => this.fleet.healthOf(entry),
+      entry => this.fleet.servedHealthOf(entry),
       this.tenants().length,
       this.fleet.now(),
     );
