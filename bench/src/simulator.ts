@@ -33,7 +33,9 @@ export interface RunningSimulator {
   readyMs: number;
   /**
    * API requests every cluster received so far, summed, by user (`flux-fleet-admin`, `flux-fleet-readonly`…):
-   * every request but those through the pod proxy, which capacity collection makes on its own schedule.
+   * every request but those that follow their own schedule whatever pages are viewed: capacity collection's (pod
+   * proxy scrapes, controller lookups) and a watcher's (opening watches, `GET /version` probes). A page view that
+   * reads a cluster makes other requests (lists, gets, discovery), which stay counted.
    */
   requestsByUser(): Promise<Record<string, number>>;
   /** Requests through the pod proxy (metrics scrapes) every cluster received so far, summed. */
@@ -138,7 +140,9 @@ export async function startSimulator(options: {
               (sum[user] ?? 0) +
               count -
               (requests.podProxyByUser[user] ?? 0) -
-              (requests.controllerLookupsByUser[user] ?? 0);
+              (requests.controllerLookupsByUser[user] ?? 0) -
+              (requests.watchesByUser[user] ?? 0) -
+              (requests.versionProbesByUser[user] ?? 0);
           }
         }
         return sum;

@@ -264,7 +264,7 @@ function productSections(results: BenchResults): string[] {
               ours.background.expectedDuringViews
             } expected from its background rate (${
               ours.background.requestsPerSecond
-            }/s: probes and watch renewals of ${p.clusters} clusters).`
+            }/s over ${p.clusters} clusters: relists, discovery and write checks; opening watches, version probes and capacity collection are not counted).`
           : '',
       ].join(''),
     );

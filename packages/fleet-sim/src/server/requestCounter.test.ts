@@ -8,6 +8,8 @@ interface ClusterItem {
     byUser: Record<string, number>;
     podProxyByUser: Record<string, number>;
     controllerLookupsByUser: Record<string, number>;
+    watchesByUser: Record<string, number>;
+    versionProbesByUser: Record<string, number>;
   };
 }
 
@@ -82,6 +84,31 @@ describe('request counts on the admin API', () => {
       all: after.byUser[admin] - before.byUser[admin],
       lookups: (after.controllerLookupsByUser[admin] ?? 0) - (before.controllerLookupsByUser[admin] ?? 0),
     }).toEqual({ all: 4, lookups: 2 });
+  });
+
+  it('tells watches and version probes (a watcher\'s own schedule) from reads', async () => {
+    const [cluster] = sim.clusters;
+    const before = await requestsOf(cluster.name);
+    const ks = '/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations';
+    const watching = new AbortController();
+    const watch = await fetch(`${cluster.server}${ks}?watch=1&resourceVersion=0`, {
+      headers: { Authorization: `Bearer ${cluster.adminToken}` },
+      signal: watching.signal,
+    });
+    expect(watch.status).toBe(200);
+    watching.abort();
+    expect((await call(cluster, '/version')).status).toBe(200);
+    await call(cluster, `${ks}?limit=1`);
+    await call(cluster, '/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/apps/kustomizations/payments?watch=false');
+    const after = await requestsOf(cluster.name);
+    const admin = 'flux-fleet-admin';
+    const delta = (counts: 'byUser' | 'watchesByUser' | 'versionProbesByUser') =>
+      (after[counts][admin] ?? 0) - (before[counts][admin] ?? 0);
+    expect({ all: delta('byUser'), watches: delta('watchesByUser'), probes: delta('versionProbesByUser') }).toEqual({
+      all: 4,
+      watches: 1,
+      probes: 1,
+    });
   });
 
   it('counts requests that a hanging cluster never answers', async () => {

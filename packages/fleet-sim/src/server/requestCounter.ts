@@ -20,23 +20,33 @@ export interface RequestCounts {
    * leaves them out of what a page view costs, as it does the scrapes.
    */
   controllerLookupsByUser: Record<string, number>;
+  /**
+   * Of those, the requests that open a watch (`watch=1` or `watch=true`), by user: a watcher renews its watches on
+   * its own schedule (the server ends each after its timeout), so a benchmark leaves them out of what a page view
+   * costs, as it does the scrapes.
+   */
+  watchesByUser: Record<string, number>;
+  /** Of those, `GET /version`, by user: the probes by which a watcher notices a server that stopped answering. */
+  versionProbesByUser: Record<string, number>;
 }
 
 /** What a request is, for the counts above. */
-export type RequestClass = 'api' | 'pod-proxy' | 'controller-lookup';
+export type RequestClass = 'api' | 'pod-proxy' | 'controller-lookup' | 'watch' | 'version-probe';
 
 /** A request through the pod proxy: `/api/v1/namespaces/{ns}/pods/{pod}[:{port}]/proxy[/…]`. */
 const POD_PROXY = /^\/api\/v1\/namespaces\/[^/]+\/pods\/[^/]+\/proxy(\/|\?|$)/;
 const ONE_DEPLOYMENT = /^\/apis\/apps\/v1\/namespaces\/[^/]+\/deployments\/[^/?]+(\?|$)/;
 const NAMESPACE_PODS = /^\/api\/v1\/namespaces\/[^/]+\/pods(\?|$)/;
+const WATCH = /[?&]watch=(1|true)(&|$)/;
+const VERSION = /^\/version\/?(\?|$)/;
 
 /** The class of a request by its method and URL. */
 export function requestClassOf(method: string | undefined, url: string): RequestClass {
   if (POD_PROXY.test(url)) return 'pod-proxy';
-  if (method === 'GET' && ONE_DEPLOYMENT.test(url)) return 'controller-lookup';
-  if (method === 'GET' && NAMESPACE_PODS.test(url) && !/[?&]watch=(1|true)(&|$)/.test(url)) {
-    return 'controller-lookup';
-  }
+  if (method !== 'GET') return 'api';
+  if (WATCH.test(url)) return 'watch';
+  if (ONE_DEPLOYMENT.test(url) || NAMESPACE_PODS.test(url)) return 'controller-lookup';
+  if (VERSION.test(url)) return 'version-probe';
   return 'api';
 }
 
@@ -46,13 +56,19 @@ export class RequestCounter {
   private readonly byUser = new Map<string, number>();
   private readonly podProxyByUser = new Map<string, number>();
   private readonly controllerLookupsByUser = new Map<string, number>();
+  private readonly watchesByUser = new Map<string, number>();
+  private readonly versionProbesByUser = new Map<string, number>();
 
   count(user: string, kind: RequestClass = 'api'): void {
     this.total += 1;
     this.byUser.set(user, (this.byUser.get(user) ?? 0) + 1);
-    const of = { api: undefined, 'pod-proxy': this.podProxyByUser, 'controller-lookup': this.controllerLookupsByUser }[
-      kind
-    ];
+    const of = {
+      api: undefined,
+      'pod-proxy': this.podProxyByUser,
+      'controller-lookup': this.controllerLookupsByUser,
+      watch: this.watchesByUser,
+      'version-probe': this.versionProbesByUser,
+    }[kind];
     of?.set(user, (of.get(user) ?? 0) + 1);
   }
 
@@ -64,6 +80,8 @@ export class RequestCounter {
       byUser: sorted(this.byUser),
       podProxyByUser: sorted(this.podProxyByUser),
       controllerLookupsByUser: sorted(this.controllerLookupsByUser),
+      watchesByUser: sorted(this.watchesByUser),
+      versionProbesByUser: sorted(this.versionProbesByUser),
     };
   }
 }
