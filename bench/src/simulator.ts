@@ -40,6 +40,8 @@ export interface RunningSimulator {
   requestsByUser(): Promise<Record<string, number>>;
   /** Requests through the pod proxy (metrics scrapes) every cluster received so far, summed. */
   podProxyRequests(): Promise<number>;
+  /** Every request every cluster received so far, summed: all users, watches, probes and scrapes included. */
+  allRequests(): Promise<number>;
   setFault(cluster: string, faults: Partial<Faults>): Promise<void>;
   truth(): Promise<GroundTruth>;
   stop(): Promise<void>;
@@ -146,6 +148,13 @@ export async function startSimulator(options: {
           }
         }
         return sum;
+      },
+      async allRequests() {
+        const { items } = await admin<{ items: AdminCluster[] }>(
+          adminUrl,
+          '/clusters',
+        );
+        return items.reduce((sum, c) => sum + c.requests.total, 0);
       },
       async podProxyRequests() {
         const { items } = await admin<{ items: AdminCluster[] }>(

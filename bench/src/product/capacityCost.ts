@@ -2,9 +2,9 @@
  * What collecting capacity figures costs (issue 12): over a window of whole collection rounds on the product
  * backend (capacity collection on, its default 60 s interval, scraping every controller pod through the pod
  * proxy), the controller pods scraped per minute (pods of the measured controllers × rounds seen in /capacity),
- * the pod proxy requests per minute the clusters received, every cluster request per minute the backend made
- * (watch traffic included: the idle rate of the page-view part is its baseline), and the backend's CPU over the
- * window.
+ * the pod proxy requests per minute the clusters received, every request per minute the clusters received
+ * (watches, probes and controller lookups included; only the backend sends any during the window), and the
+ * backend's CPU over the window.
  */
 import type { CapacityReport } from '@flux-fleet/plugin-flux-fleet-common';
 import type { RunningSimulator } from '../simulator';
@@ -22,7 +22,7 @@ export interface CapacityCost {
   scrapesPerMinute: number;
   /** Requests through the pod proxy (the scrapes, retries included), per minute, over the window. */
   podProxyRequestsPerMinute: number;
-  /** Every request of the backend to the simulated clusters, per minute, over the window (the scrapes included). */
+  /** Every request the simulated clusters received, per minute, over the window (watches and scrapes included). */
   clusterRequestsPerMinute: number;
   /** The backend's CPU over the window, in cores (collection, watches, churn, everything). */
   backendCores: number;
@@ -36,11 +36,9 @@ export async function measureCapacityCost(options: {
   log(line: string): void;
 }): Promise<CapacityCost> {
   const { client, simulator, windowSeconds, log } = options;
-  const api = async () =>
-    Object.values(await simulator.requestsByUser()).reduce((a, b) => a + b, 0);
   log(`capacity: ${windowSeconds} s of collection rounds (pod proxy, every controller pod)`);
   const started = Date.now();
-  const apiBefore = await api();
+  const requestsBefore = await simulator.allRequests();
   const proxyBefore = await simulator.podProxyRequests();
   const cpuBefore = options.cpuSeconds();
   /** Each controller's distinct measurement times within the window: one per round that measured it. */
@@ -58,7 +56,7 @@ export async function measureCapacityCost(options: {
   }
   const seconds = (Date.now() - started) / 1000;
   const proxied = (await simulator.podProxyRequests()) - proxyBefore;
-  const requests = (await api()) - apiBefore + proxied;
+  const requests = (await simulator.allRequests()) - requestsBefore;
   const cores = (options.cpuSeconds() - cpuBefore) / seconds;
   const controllers = last?.items.flatMap(i => i.controllers) ?? [];
   const measured = controllers.filter(c => c.source === 'metrics').length;

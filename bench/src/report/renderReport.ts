@@ -310,7 +310,7 @@ function capacitySection(c: CapacityCost): string {
       ['controller pods scraped per minute', count(c.scrapesPerMinute)],
       ['pod proxy requests per minute', count(c.podProxyRequestsPerMinute)],
       [
-        'every cluster request of the backend per minute (watches included)',
+        'every cluster request of the backend per minute (watches, probes and controller lookups included)',
         count(c.clusterRequestsPerMinute),
       ],
       [
