@@ -123,6 +123,11 @@ export async function startSimulator(options: {
     const clusters = readSimulatedClusters(
       readFileSync(kubeconfigPath, 'utf8'),
     );
+    /** Every cluster's request counts, from the admin API. */
+    const requestCounts = async (): Promise<RequestCounts[]> =>
+      (await admin<{ items: AdminCluster[] }>(adminUrl, '/clusters')).items.map(
+        c => c.requests,
+      );
     return {
       size: options.size,
       adminUrl,
@@ -131,12 +136,8 @@ export async function startSimulator(options: {
       fluxObjects: Number(ready[2]),
       readyMs,
       async requestsByUser() {
-        const { items } = await admin<{ items: AdminCluster[] }>(
-          adminUrl,
-          '/clusters',
-        );
         const sum: Record<string, number> = {};
-        for (const { requests } of items) {
+        for (const requests of await requestCounts()) {
           for (const [user, count] of Object.entries(requests.byUser)) {
             sum[user] =
               (sum[user] ?? 0) +
@@ -150,19 +151,11 @@ export async function startSimulator(options: {
         return sum;
       },
       async allRequests() {
-        const { items } = await admin<{ items: AdminCluster[] }>(
-          adminUrl,
-          '/clusters',
-        );
-        return items.reduce((sum, c) => sum + c.requests.total, 0);
+        return (await requestCounts()).reduce((sum, r) => sum + r.total, 0);
       },
       async podProxyRequests() {
-        const { items } = await admin<{ items: AdminCluster[] }>(
-          adminUrl,
-          '/clusters',
-        );
-        return items
-          .flatMap(c => Object.values(c.requests.podProxyByUser))
+        return (await requestCounts())
+          .flatMap(r => Object.values(r.podProxyByUser))
           .reduce((a, b) => a + b, 0);
       },
       async setFault(cluster, faults) {
