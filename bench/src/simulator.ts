@@ -2,7 +2,12 @@
  * The fleet simulator as the benchmark runs it: its CLI in a process of its own (so its CPU and memory are never
  * counted as a plugin's), and a client of its admin API (faults, ground truth, request counts).
  */
-import type { Faults, GroundTruth, RequestCounts } from '@flux-fleet/fleet-sim';
+import type {
+  EventLoopLoad,
+  Faults,
+  GroundTruth,
+  RequestCounts,
+} from '@flux-fleet/fleet-sim';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSimulatedClusters, type SimulatedCluster } from './kubeconfig';
@@ -43,6 +48,11 @@ export interface RunningSimulator {
   /** Every request every cluster received so far, summed: all users, watches, probes and scrapes included. */
   allRequests(): Promise<number>;
   setFault(cluster: string, faults: Partial<Faults>): Promise<void>;
+  /**
+   * How busy the simulator's thread (every cluster's and the admin API's) has been since the last reset; `reset`
+   * starts the next reading.
+   */
+  eventLoop(reset: boolean): Promise<EventLoopLoad>;
   truth(): Promise<GroundTruth>;
   stop(): Promise<void>;
 }
@@ -165,6 +175,8 @@ export async function startSimulator(options: {
           faults,
         );
       },
+      eventLoop: reset =>
+        admin<EventLoopLoad>(adminUrl, `/event-loop${reset ? '?reset=1' : ''}`),
       truth: () => admin<GroundTruth>(adminUrl, '/truth'),
       stop: () => stopGroup(group),
     };

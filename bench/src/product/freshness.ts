@@ -5,6 +5,7 @@
  * an open entity page holds the change: the signal, then the view the page asks again at once (as
  * `useLiveRefresh` does for the first signal after a quiet spell).
  */
+import type { EventLoopLoad } from '@flux-fleet/fleet-sim';
 import {
   SIGNAL_CHANNELS,
   type EntityView,
@@ -31,6 +32,18 @@ export interface Freshness {
    * backend as a whole paused (garbage collection, a snapshot write…), not the signal path.
    */
   livenessMs?: Distribution;
+  /**
+   * Until the simulator answered the change (the PATCH). It writes the change's watch events before it answers, so
+   * a tail here is the simulator's (its thread held up), not the backend's.
+   */
+  simulatorAnswerMs?: Distribution;
+  /**
+   * From the simulator's answer to the signal on the entity channel: the backend's share (its watch, index and
+   * signals) and the network's. 0 when the signal came first.
+   */
+  entityChannelAfterAnswerMs?: Distribution;
+  /** The simulator's thread over the same time (its clusters, watches and admin API all run on it). */
+  simulatorEventLoop?: EventLoopLoad;
 }
 
 /** Asks the liveness endpoint every `intervalMs` until stopped; resolves with the latencies. */
@@ -116,6 +129,8 @@ export async function measureFreshness(options: {
   clusters: SimulatedCluster[];
   changes: number;
   timeoutMs?: number;
+  /** Reads the simulator's event loop (`RunningSimulator.eventLoop`); without it, it is left out. */
+  simulatorEventLoop?: (reset: boolean) => Promise<EventLoopLoad>;
 }): Promise<Freshness> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const signals = await SignalsClient.connect(
@@ -142,7 +157,10 @@ export async function measureFreshness(options: {
     const entity: number[] = [];
     const entityPage: number[] = [];
     const object: number[] = [];
+    const answered: number[] = [];
+    const afterAnswer: number[] = [];
     const missed = { entity: 0, object: 0 };
+    await options.simulatorEventLoop?.(true);
     liveness = probeLiveness(options.client.baseUrl, 100);
     for (let i = 0; i < options.changes; i++) {
       const {
@@ -180,6 +198,8 @@ export async function measureFreshness(options: {
         contentType: 'application/merge-patch+json',
         body: { status: { lastHandledReconcileAt: new Date().toISOString() } },
       });
+      const answeredAt = performance.now();
+      answered.push(answeredAt - started);
       if (answer.status !== 200) {
         throw new Error(
           `cluster ${cluster.name}: PATCH ${path} answered ${
@@ -193,7 +213,10 @@ export async function measureFreshness(options: {
         onObject,
       ]);
       if (atEntity === undefined) missed.entity += 1;
-      else entity.push(atEntity - started);
+      else {
+        entity.push(atEntity - started);
+        afterAnswer.push(Math.max(0, atEntity - answeredAt));
+      }
       if (atEntityPage !== undefined) entityPage.push(atEntityPage - started);
       if (atObject === undefined) missed.object += 1;
       else object.push(atObject - started);
@@ -207,6 +230,11 @@ export async function measureFreshness(options: {
       missed,
       timeoutMs,
       livenessMs: distribution(await liveness.stop()),
+      simulatorAnswerMs: distribution(answered),
+      entityChannelAfterAnswerMs: distribution(afterAnswer),
+      ...(options.simulatorEventLoop && {
+        simulatorEventLoop: await options.simulatorEventLoop(false),
+      }),
     };
   } finally {
     await liveness?.stop();

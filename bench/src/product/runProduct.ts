@@ -225,6 +225,7 @@ export async function measureProduct(options: {
         services: services.slice(0, bench.quick ? 3 : 10),
         clusters: sim.clusters,
         changes: bench.freshnessChanges,
+        simulatorEventLoop: reset => sim.eventLoop(reset),
       });
     });
 

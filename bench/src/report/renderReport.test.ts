@@ -222,6 +222,39 @@ describe('renderReport', () => {
     expect(older).not.toContain('holds the change');
   });
 
+  it("splits a change's time at the simulator's answer, with the simulator's thread beside it", () => {
+    const freshness = {
+      changes: 200,
+      entityChannelMs: dist(430, 5_200),
+      objectChannelMs: dist(360, 5_200),
+      missed: { entity: 0, object: 0 },
+      timeoutMs: 10_000,
+      simulatorAnswerMs: dist(400, 5_100),
+      entityChannelAfterAnswerMs: dist(12, 90),
+      simulatorEventLoop: {
+        sinceMs: 300_000,
+        utilization: 0.934,
+        delayMs: { p50: 10.2, p99: 2_400, max: 5_300 },
+      },
+    };
+    const rendered = renderReport(results({ product: { ...results().product!, freshness } }));
+    expect(rendered).toContain(
+      "| the simulator's answer to the change (it writes the watch events first); its thread meanwhile: busy 93 %, timers late p99 2.40 s, max 5.30 s | 400 ms | 5.10 s |",
+    );
+    expect(rendered).toContain(
+      "| from the simulator's answer to the entity channel's signal (the backend's share, and the network's) | 12.0 ms | 90.0 ms |",
+    );
+    const older = renderReport(
+      results({
+        product: {
+          ...results().product!,
+          freshness: { ...freshness, simulatorAnswerMs: undefined, entityChannelAfterAnswerMs: undefined },
+        },
+      }),
+    );
+    expect(older).not.toContain("the simulator's answer");
+  });
+
   it("says how soon an open entity page holds a change, its refreshed view included, when it was measured", () => {
     const freshness = {
       changes: 200,

@@ -229,6 +229,32 @@ function productSections(results: BenchResults): string[] {
                 ],
               ]
             : []),
+          ...(f.simulatorAnswerMs
+            ? [
+                [
+                  `the simulator's answer to the change (it writes the watch events first)${
+                    f.simulatorEventLoop
+                      ? `; its thread meanwhile: busy ${Math.round(
+                          f.simulatorEventLoop.utilization * 100,
+                        )} %, timers late p99 ${ms(
+                          f.simulatorEventLoop.delayMs.p99,
+                        )}, max ${ms(f.simulatorEventLoop.delayMs.max)}`
+                      : ''
+                  }`,
+                  ms(f.simulatorAnswerMs.p50),
+                  ms(f.simulatorAnswerMs.p99),
+                ],
+              ]
+            : []),
+          ...(f.entityChannelAfterAnswerMs
+            ? [
+                [
+                  "from the simulator's answer to the entity channel's signal (the backend's share, and the network's)",
+                  ms(f.entityChannelAfterAnswerMs.p50),
+                  ms(f.entityChannelAfterAnswerMs.p99),
+                ],
+              ]
+            : []),
         ],
       ),
     );

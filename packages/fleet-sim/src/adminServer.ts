@@ -1,6 +1,8 @@
 /**
  * The small admin HTTP API of a simulated fleet: `GET /truth`, `GET /clusters` (each with its faults, object counts
- * and the requests it received), `GET /targets` (the controller pods' local scrape targets), `POST /clusters/:name/faults` (a JSON body of `FaultChange`).
+ * and the requests it received), `GET /targets` (the controller pods' local scrape targets), `GET /event-loop`
+ * (how busy the simulator's thread has been; `?reset=1` starts the next reading), `POST /clusters/:name/faults` (a
+ * JSON body of `FaultChange`).
  */
 import {
   createServer,
@@ -9,6 +11,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
+import { EventLoopMonitor } from './server/eventLoopLoad';
 import { readBody, sendJson } from './server/httpBasics';
 import { validateFaults, type FaultChange } from './sim/faults';
 
@@ -31,17 +34,22 @@ function fail(res: ServerResponse, status: number, message: string): void {
 
 async function handle(
   backend: AdminBackend,
+  eventLoop: EventLoopMonitor,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const path =
-    new URL(req.url ?? '/', 'http://admin').pathname.replace(/\/+$/, '') || '/';
+  const url = new URL(req.url ?? '/', 'http://admin');
+  const path = url.pathname.replace(/\/+$/, '') || '/';
   if (req.method === 'GET' && path === '/truth')
     return sendJson(res, 200, backend.truth());
   if (req.method === 'GET' && path === '/clusters')
     return sendJson(res, 200, { items: backend.clusters() });
   if (req.method === 'GET' && path === '/targets')
     return sendJson(res, 200, backend.targets());
+  if (req.method === 'GET' && path === '/event-loop') {
+    const reset = url.searchParams.get('reset');
+    return sendJson(res, 200, eventLoop.read(reset === '1' || reset === 'true'));
+  }
   if (req.method === 'GET' && path === '/healthz')
     return sendJson(res, 200, { ok: true });
   const m = /^\/clusters\/([^/]+)\/faults$/.exec(path);
@@ -69,7 +77,7 @@ async function handle(
   return fail(
     res,
     404,
-    `unknown route ${req.method} ${path}; try GET /truth, GET /clusters, GET /targets, POST /clusters/:name/faults`,
+    `unknown route ${req.method} ${path}; try GET /truth, GET /clusters, GET /targets, GET /event-loop, POST /clusters/:name/faults`,
   );
 }
 
@@ -80,8 +88,9 @@ export async function startAdminServer(
   port: number,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
+  const eventLoop = new EventLoopMonitor();
   const server: Server = createServer((req, res) => {
-    handle(backend, req, res).catch(error =>
+    handle(backend, eventLoop, req, res).catch(error =>
       fail(res, 500, String(error?.message ?? error)),
     );
   });
@@ -99,6 +108,7 @@ export async function startAdminServer(
     url: `http://${host}:${actual}`,
     close: () =>
       new Promise<void>(resolve => {
+        eventLoop.close();
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
       }),

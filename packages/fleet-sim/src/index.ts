@@ -10,6 +10,7 @@ export { PRESETS, resolveOptions } from './options';
 export type { FleetSimOptions } from './options';
 export type { Faults } from './sim/faults';
 export type { RequestCounts } from './server/requestCounter';
+export type { EventLoopLoad } from './server/eventLoopLoad';
 export type {
   GroundTruth,
   TruthFinding,
