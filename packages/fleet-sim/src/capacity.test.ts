@@ -210,6 +210,19 @@ jest.setTimeout(120_000);
           controller: 'kustomization',
         }),
       ).toBe(4);
+      // One histogram per object the controller reconciles, each once: the answer is streamed a few dozen
+      // objects at a time, and no object is lost or repeated at the seams.
+      const perObject = first.filter(
+        s => s.name === 'gotk_reconcile_duration_seconds_count',
+      );
+      const objects = new Set(
+        perObject.map(
+          s => `${s.labels.namespace}/${s.labels.kind}/${s.labels.name}`,
+        ),
+      );
+      expect(objects.size).toBe(perObject.length);
+      expect(perObject.length).toBe(truthOf('kustomize-controller').objectCount);
+      expect(perObject.length).toBeGreaterThan(40); // more than one chunk
       // The same answer by port name and by the default port.
       expect((await scrape(pod, 'http-prom')).length).toBeGreaterThan(100);
       await sleep(1500);

@@ -20,7 +20,8 @@ import {
   limitsOf,
   type DeploymentLoad,
 } from './controllerLoad';
-import { EXPOSITION_CONTENT_TYPE, renderMetrics } from './exposition';
+import { writeChunks } from '../server/httpBasics';
+import { EXPOSITION_CONTENT_TYPE, renderMetricsChunks } from './exposition';
 import { PodMetrics } from './podMetrics';
 
 const DEPLOYMENT_TYPE = coreResourceType('Deployment');
@@ -189,8 +190,9 @@ export class ClusterMetrics {
       return;
     }
     res.writeHead(200, { 'Content-Type': EXPOSITION_CONTENT_TYPE });
-    res.end(
-      renderMetrics(metrics, {
+    writeChunks(
+      res,
+      renderMetricsChunks(metrics, {
         nonFinite: fault === 'nan',
         missing: fault === 'missing',
       }),

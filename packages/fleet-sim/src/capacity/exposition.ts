@@ -109,11 +109,23 @@ class Writer {
   }
 }
 
-/** The exposition text of one pod's metrics. */
-export function renderMetrics(
+/**
+ * Objects whose histograms make one chunk of {@link renderMetricsChunks}: about 64 KB of text (1.6 KB each), under
+ * the size from which V8 puts a string in its large-object space.
+ */
+const OBJECTS_PER_CHUNK = 40;
+
+/**
+ * The exposition text of one pod's metrics in chunks: the controller's own series, then the objects' histograms a
+ * few dozen at a time. At fleet L every scrape round is 1.7 GB of text (a controller of 10,000 objects answers
+ * 16 MB); rendered as one string per answer, those strings filled the old generation and the simulator spent
+ * about half of its thread on full collections of its 4 GB heap, late by seconds for its watches (two rounds,
+ * 55-76 s each, busy 97 %). Chunks written as the connection takes them die young.
+ */
+export function* renderMetricsChunks(
   metrics: PodMetrics,
   options: ExpositionOptions = {},
-): string {
+): Generator<string, void, undefined> {
   const w = new Writer(options);
   const queues = [...metrics.queues.values()];
   const bad = options.nonFinite === true;
@@ -325,14 +337,22 @@ export function renderMetrics(
       Math.floor(metrics.startedAt / 1000),
     );
 
-  if (
-    w.family(
-      'gotk_reconcile_duration_seconds',
-      'histogram',
-      'The duration in seconds of a GitOps Toolkit resource reconciliation.',
-    )
-  )
-    for (const q of queues)
-      for (const o of q.perObject.values()) gotkHistogram(w.lines, o);
-  return `${w.lines.join('\n')}\n`;
+  const perObject = w.family(
+    'gotk_reconcile_duration_seconds',
+    'histogram',
+    'The duration in seconds of a GitOps Toolkit resource reconciliation.',
+  );
+  yield `${w.lines.join('\n')}\n`;
+  if (!perObject) return;
+  let lines: string[] = [];
+  let objects = 0;
+  for (const q of queues)
+    for (const o of q.perObject.values()) {
+      gotkHistogram(lines, o);
+      if (++objects % OBJECTS_PER_CHUNK === 0) {
+        yield `${lines.join('\n')}\n`;
+        lines = [];
+      }
+    }
+  if (lines.length > 0) yield `${lines.join('\n')}\n`;
 }

@@ -23,6 +23,29 @@ export function sendJson(
   res.end(payload);
 }
 
+/**
+ * Writes an answer's chunks as the connection takes them (the next one after `drain`), then ends it: a large
+ * answer is never one string, and the thread serves other requests between its chunks. Stops when the client
+ * goes away.
+ */
+export function writeChunks(res: ServerResponse, chunks: Iterator<string>): void {
+  const next = (): void => {
+    for (;;) {
+      if (res.destroyed) return;
+      const chunk = chunks.next();
+      if (chunk.done) {
+        res.end();
+        return;
+      }
+      if (!res.write(chunk.value)) {
+        res.once('drain', next);
+        return;
+      }
+    }
+  };
+  next();
+}
+
 /** Writes an error as a Kubernetes `Status`. */
 export function sendError(res: ServerResponse, error: unknown): void {
   if (res.headersSent) {
