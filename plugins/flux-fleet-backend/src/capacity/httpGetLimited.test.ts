@@ -23,7 +23,11 @@ describe('httpGetLimited', () => {
   afterAll(() => new Promise(r => server.close(r)));
 
   const get = (keepLine?: (line: string) => boolean, maxBytes = 1 << 20) =>
-    httpGetLimited(new URL(`${base}/metrics`), { timeoutMs: 5000, maxBytes, keepLine });
+    httpGetLimited(new URL(`${base}/metrics`), {
+      timeoutMs: 5000,
+      maxBytes,
+      keepLine: keepLine && ((bytes, start, end) => keepLine(bytes.toString('utf8', start, end))),
+    });
 
   it('keeps only the accepted lines of a 200 answer, across chunks that split lines and characters', async () => {
     const text = 'keep{x="ä"} 1\ndrop 2\nkeep{x="ö"} 3\ndrop 4\nkeep 5';

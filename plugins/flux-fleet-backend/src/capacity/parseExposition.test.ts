@@ -69,7 +69,13 @@ describe('isCapacityLine', () => {
     ['an empty line', '', false],
     ['HTML, for the parser to name', '<html><body>502 Bad Gateway</body></html>', true],
     ['JSON, for the parser to name', '{"kind":"Status","code":500}', true],
+    ['a name with a character no metric name has', 'workqueue-depth 3', true],
+    ['a name starting with a digit', '9workqueue_depth 3', true],
+    ['a series named like one capacity reads, longer', 'workqueue_depth_total 3', false],
   ])('%s: %s', (_, line, kept) => {
-    expect(isCapacityLine(line)).toBe(kept);
+    expect(isCapacityLine(Buffer.from(line))).toBe(kept);
+    // the same line amid others, as a scrape's body holds it
+    const body = Buffer.from(`go_threads 9\n${line}\n# HELP x y`);
+    expect(isCapacityLine(body, 13, 13 + Buffer.byteLength(line))).toBe(kept);
   });
 });

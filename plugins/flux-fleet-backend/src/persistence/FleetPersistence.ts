@@ -21,11 +21,14 @@ const STATUS_ONLY_INTERVALS = 4;
 /**
  * The objects that status-only snapshots may hold in one interval, fleet-wide; the clusters written longest ago go
  * first, and one is always written. At fleet L (100 clusters, a million objects) writing every cluster every fourth
- * interval cost 6.5 s of CPU a minute (about 6 µs an object, with its garbage: profile of 2026-12-04); at 100,000
- * objects an interval it is at most about 4 % of a core. Fleet M (107k objects, about 27k due an interval) is not
- * held back.
+ * interval cost 6.5 s of CPU a minute (profile of 2026-12-04). At 100,000 objects an interval the product at L
+ * still spent 7.3 of 65 s encoding snapshots, 11 % of a core, about 17 µs an object with the reads of its records
+ * (profile of 2026-12-05, at rest after the sync); at 30,000 it is about 3 %, and each cluster of L has a
+ * status-only snapshot about every 8 minutes. A restart marks restored objects stale until their watch has listed
+ * them again, whatever the snapshot's age, and other replicas follow status changes by their deltas. Fleet M (107k
+ * objects, about 27k due an interval) is not held back.
  */
-const STATUS_ONLY_OBJECTS_PER_INTERVAL = 100_000;
+const STATUS_ONLY_OBJECTS_PER_INTERVAL = 30_000;
 
 /** What persistence reads of the index's clusters and writes into them (the index's `FleetClusters`). */
 export interface PersistedClusters extends ReplicatedClusters {
