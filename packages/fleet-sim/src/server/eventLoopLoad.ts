@@ -16,7 +16,7 @@ export interface EventLoopLoad {
   sinceMs: number;
   /** Share of that time the thread ran code rather than waited for input, from 0 to 1. */
   utilization: number;
-  /** How late a timer of {@link DELAY_RESOLUTION_MS} fired, in milliseconds: its p50, p99 and the latest. */
+  /** How late a timer of {@link DELAY_RESOLUTION_MS} fired, in milliseconds: its p50, p99 and the longest delay. */
   delayMs: { p50: number; p99: number; max: number };
 }
 
@@ -41,15 +41,16 @@ export class EventLoopMonitor {
   read(reset: boolean): EventLoopLoad {
     const now = performance.now();
     const utilization = performance.eventLoopUtilization(this.utilizationAt);
-    const ms = (ns: number) => (Number.isFinite(ns) ? round(ns / 1e6) : 0);
+    // an empty histogram (no sample yet) has no figures worth reading: 0
+    const sampled = this.delay.count > 0;
+    const ms = (ns: number) => (sampled ? round(ns / 1e6) : 0);
     const load: EventLoopLoad = {
       sinceMs: Math.round(now - this.resetAt),
       utilization: Math.round(utilization.utilization * 1000) / 1000,
       delayMs: {
-        // an empty histogram (no sample yet) reports its minimum as a huge number and the rest as 0
-        p50: this.delay.count > 0 ? ms(this.delay.percentile(50)) : 0,
-        p99: this.delay.count > 0 ? ms(this.delay.percentile(99)) : 0,
-        max: this.delay.count > 0 ? ms(this.delay.max) : 0,
+        p50: ms(this.delay.percentile(50)),
+        p99: ms(this.delay.percentile(99)),
+        max: ms(this.delay.max),
       },
     };
     if (reset) {

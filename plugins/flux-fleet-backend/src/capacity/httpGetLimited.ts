@@ -159,6 +159,12 @@ function bodyReader(keepLine?: LimitedGetOptions['keepLine']): {
   const judge = (bytes: Buffer, start: number, end: number) => {
     if (keepLine(bytes, start, end)) kept.push(bytes.toString('utf8', start, end));
   };
+  /** Judges the partial line, ended by `tail` (the start of a chunk, up to its newline) or by the body's end. */
+  const endPartial = (tail?: Buffer) => {
+    const line = Buffer.concat(tail ? [...partial, tail] : partial);
+    partial = [];
+    judge(line, 0, line.length);
+  };
   return {
     add: chunk => {
       let from = 0;
@@ -168,9 +174,7 @@ function bodyReader(keepLine?: LimitedGetOptions['keepLine']): {
           partial.push(chunk);
           return;
         }
-        const line = Buffer.concat([...partial, chunk.subarray(0, end)]);
-        partial = [];
-        judge(line, 0, line.length);
+        endPartial(chunk.subarray(0, end));
         from = end + 1;
         end = chunk.indexOf(0x0a, from);
       }
@@ -181,11 +185,7 @@ function bodyReader(keepLine?: LimitedGetOptions['keepLine']): {
       if (from < chunk.length) partial.push(chunk.subarray(from));
     },
     text: () => {
-      if (partial.length > 0) {
-        const line = Buffer.concat(partial);
-        partial = [];
-        judge(line, 0, line.length);
-      }
+      if (partial.length > 0) endPartial();
       return kept.length > 0 ? `${kept.join('\n')}\n` : '';
     },
   };
