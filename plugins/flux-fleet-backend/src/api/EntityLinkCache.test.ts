@@ -151,6 +151,27 @@ describe('EntityLinkCache', () => {
     expect((await cache.linkOf(checkout, alice))?.link.kubernetesId).toBe('checkout-v2');
   });
 
+  it.each(['all', 'conditional'] as const)(
+    'keeps "not in the catalog" only seconds, so an entity the catalog adds later is found on the next view (%s)',
+    async decision => {
+      const { cache, catalog, advance, setEntity } = setup(decision);
+      setEntity('checkout', undefined);
+      expect(await cache.linkOf(checkout, alice)).toBeUndefined();
+      setEntity('checkout', component('checkout', 'checkout'));
+      advance(2_000);
+      // a page asking again at once costs the catalog nothing
+      expect(await cache.linkOf(checkout, alice)).toBeUndefined();
+      expect(catalog.getEntityByRef).toHaveBeenCalledTimes(1);
+      advance(4_000);
+      expect((await cache.linkOf(checkout, alice))?.entityRef).toBe('component:default/checkout');
+      expect(catalog.getEntityByRef).toHaveBeenCalledTimes(2);
+      // found answers are kept as before
+      advance(10_000);
+      await cache.linkOf(checkout, alice);
+      expect(catalog.getEntityByRef).toHaveBeenCalledTimes(2);
+    },
+  );
+
   it('reads the catalog again once an answer is too old to serve', async () => {
     const { cache, catalog, advance, setEntity } = setup('conditional');
     await cache.linkOf(checkout, alice);

@@ -16,6 +16,14 @@ import type { EntityReadDecision } from '../permissions/ReadAccess';
 const FRESH_MS = 60_000;
 /** An older answer, up to this age, is served at once and read again in the background. */
 const MAX_AGE_MS = 10 * 60_000;
+/**
+ * "Not in the catalog" is served only this long, then asked again on the next view. An entity page is opened only
+ * for an entity the catalog already shows, so this answer is usually a race with the catalog's own processing (a
+ * new entity, or a catalog still filling after a first start): kept for {@link FRESH_MS} it answered 404 for
+ * minutes after the catalog had the entity. A page that keeps asking for an entity that is really gone costs the
+ * catalog one request per this interval.
+ */
+const NOT_FOUND_MS = 5_000;
 const MAX_ENTRIES = 5_000;
 /** Entity refs per `getEntitiesByRefs` request when shared answers are read again. */
 const REFRESH_BATCH = 500;
@@ -170,7 +178,8 @@ export class EntityLinkCache {
   }
 
   /**
-   * An answer served from memory while it is younger than {@link MAX_AGE_MS}; with `refreshOnView`, one older than
+   * An answer served from memory while it is younger than {@link MAX_AGE_MS} ("not in the catalog":
+   * {@link NOT_FOUND_MS}, then read again before the view is answered); with `refreshOnView`, one older than
    * {@link FRESH_MS} is also read again in the background (shared answers are, on the timer, instead).
    */
   private async cached(
@@ -180,7 +189,7 @@ export class EntityLinkCache {
   ): Promise<LinkedEntity | undefined> {
     const now = this.now();
     const entry = this.entries.get(key);
-    if (entry && now - entry.readAt < MAX_AGE_MS) {
+    if (entry && now - entry.readAt < (entry.value ? MAX_AGE_MS : NOT_FOUND_MS)) {
       entry.viewedAt = now;
       if (refreshOnView && now - entry.readAt >= FRESH_MS && !entry.reading) {
         this.refresh(key, entry, read);
