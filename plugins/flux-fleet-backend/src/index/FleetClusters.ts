@@ -321,6 +321,16 @@ export class FleetClusters implements WatchTargets {
     return this.entry(cluster).view.membership;
   }
 
+  /**
+   * Bumped by every analysis of any cluster: equal versions mean equal owners, boundaries, services and findings
+   * of every object (status changes, which bump {@link fleetVersion}, leave them as they are).
+   */
+  analysisVersion(): string {
+    let version = '';
+    for (const entry of this.entries.values()) version += `${entry.view.analysis}.`;
+    return version;
+  }
+
   /** Bumped on every change of any cluster: equal versions mean equal answers. */
   fleetVersion(): string {
     let version = '';

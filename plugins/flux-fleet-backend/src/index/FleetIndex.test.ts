@@ -91,6 +91,32 @@ describe('FleetIndex', () => {
     fleet.close();
   });
 
+  it('counts tenants again after an analysis, and a status change leaves their counts as they were', () => {
+    const { fleet, index, kustomizations } = labFleet();
+    const tenantCounts = () => index.tenants().map(t => [t.name, t.objectCount]);
+    kustomizations.upsert(kustomization('a', { labels: { 'toolkit.fluxcd.io/tenant': 'payments' } }));
+    kustomizations.upsert(kustomization('b', { labels: { 'toolkit.fluxcd.io/tenant': 'payments' } }));
+    jest.advanceTimersByTime(1_000);
+    expect(tenantCounts()).toEqual([['payments', 2]]);
+
+    kustomizations.upsert(
+      kustomization('b', {
+        labels: { 'toolkit.fluxcd.io/tenant': 'payments' },
+        ready: { status: 'False', reason: 'BuildFailed', message: 'kustomize build failed' },
+      }),
+    );
+    jest.advanceTimersByTime(1_000);
+    expect(index.object('lab/apps/Kustomization/b')?.state.state).toBe('failed');
+    expect(tenantCounts()).toEqual([['payments', 2]]);
+
+    kustomizations.upsert(kustomization('b', { labels: { 'toolkit.fluxcd.io/tenant': 'search' } }));
+    kustomizations.remove(kustomization('a'));
+    jest.advanceTimersByTime(1_000);
+    expect(tenantCounts()).toEqual([['search', 1]]);
+    expect(index.summary().tenants).toBe(1);
+    fleet.close();
+  });
+
   it('counts the fleet in its summary and finds objects by key, kind and state', () => {
     const { index, kustomizations, fleet } = labFleet();
     kustomizations.upsert(

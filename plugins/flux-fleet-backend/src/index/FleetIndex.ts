@@ -109,7 +109,10 @@ export class FleetIndex implements FleetIndexService {
   }
 
   tenants(): TenantSummary[] {
-    const version = this.fleet.fleetVersion();
+    // a tenant's namespaces, shards and counts come from its objects' boundaries and owners, which only an
+    // analysis changes: at fleet L the fleet's version moves hundreds of times a second with status changes, and
+    // the fleet summary (which counts tenants) computed them again on every request
+    const version = this.fleet.analysisVersion();
     if (this.tenantCache?.version === version) return this.tenantCache.value;
     const value = tenantsOf(this.fleet.all(), this.tenantRules);
     this.tenantCache = { version, value };
