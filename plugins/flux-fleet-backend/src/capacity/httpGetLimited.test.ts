@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { httpGetLimited, LimitedGetError } from './httpGetLimited';
+import { bodyReader, httpGetLimited, LimitedGetError } from './httpGetLimited';
 
 describe('httpGetLimited', () => {
   let server: Server;
@@ -50,5 +50,16 @@ describe('httpGetLimited', () => {
     await expect(get(() => false, 2048)).rejects.toEqual(
       new LimitedGetError('too-large', 'answered more than 2 KiB'),
     );
+  });
+
+  it('keeps no view into a chunk once it is read: a chunk overwritten afterwards changes nothing kept', () => {
+    // a view would keep a whole chunk's memory alive while a line waits for its end (see the reader's comment)
+    const reader = bodyReader((bytes, start, end) => bytes.toString('utf8', start, end).startsWith('keep'));
+    const chunks = ['keep 1\nkee', 'p{x="ä', '"} 2\ndrop 3\nkeep 4'].map(t => Buffer.from(t, 'utf8'));
+    for (const chunk of chunks) {
+      reader.add(chunk);
+      chunk.fill(0x21);
+    }
+    expect(reader.text()).toBe('keep 1\nkeep{x="ä"} 2\nkeep 4\n');
   });
 });
