@@ -8,7 +8,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import { createSecureServer, type Http2SecureServer, type Http2ServerResponse } from 'node:http2';
 import type { Socket } from 'node:net';
 import { ApiError, methodNotAllowed, qualifiedResource } from '../api/apiError';
 import { wantsTable, tableVersion, type IncludeObject } from '../api/table';
@@ -93,7 +93,7 @@ function notFoundPath(): ApiError {
 
 /** Serves one simulated cluster. */
 export class ClusterServer {
-  private server: Server;
+  private server: Server | Http2SecureServer;
   private readonly sockets = new Set<Socket>();
   private readonly watches = new Set<OpenWatch>();
   private port: number;
@@ -109,17 +109,24 @@ export class ClusterServer {
     this.server = this.createServer();
   }
 
-  private createServer(): Server {
+  private createServer(): Server | Http2SecureServer {
     const handler = (req: IncomingMessage, res: ServerResponse) => {
+      if (req.httpVersionMajor >= 2) {
+        // Node's HTTP/2 compatibility response has no `destroyed` of its own; its stream's says the same
+        Object.defineProperty(res, 'destroyed', {
+          get: () => (res as unknown as Http2ServerResponse).stream.destroyed,
+        });
+      }
       this.handle(req, res).catch(error => sendError(res, error));
     };
+    // kube-apiserver speaks HTTP/2 over TLS (offered by ALPN) and HTTP/1.1 to clients that ask for it
     const server = this.options.tls
-      ? createHttpsServer(
-          { key: this.options.tls.key, cert: this.options.tls.cert },
-          handler,
+      ? createSecureServer(
+          { key: this.options.tls.key, cert: this.options.tls.cert, allowHTTP1: true },
+          handler as unknown as Parameters<typeof createSecureServer>[1],
         )
       : createHttpServer(handler);
-    server.keepAliveTimeout = 65_000;
+    if ('keepAliveTimeout' in server) server.keepAliveTimeout = 65_000;
     server.on('connection', socket => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));

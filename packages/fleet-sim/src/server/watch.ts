@@ -75,7 +75,8 @@ export function startWatch(
   res.writeHead(200, {
     'Content-Type': 'application/json',
     'Cache-Control': 'no-cache, private',
-    'Transfer-Encoding': 'chunked',
+    // HTTP/2 frames the body itself and forbids the header
+    ...(req.httpVersionMajor < 2 && { 'Transfer-Encoding': 'chunked' }),
   });
   res.flushHeaders();
 

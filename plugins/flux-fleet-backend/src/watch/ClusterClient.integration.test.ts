@@ -1,5 +1,10 @@
 import { FleetSim, startFleetSim } from '@flux-fleet/fleet-sim';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http2 from 'node:http2';
 import https from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ClusterClient } from './ClusterClient';
 import { createKubeConfig } from './createKubeConfig';
 
@@ -44,10 +49,24 @@ describe('ClusterClient over HTTPS', () => {
     );
   }
 
-  it('sends requests one after another over one kept-alive TLS connection', async () => {
-    const connect = jest.spyOn(https.Agent.prototype, 'createConnection');
+  it('sends every request of the cluster, watches included, as streams of one HTTP/2 connection', async () => {
+    const h2 = jest.spyOn(http2, 'connect');
+    const h1 = jest.spyOn(https.Agent.prototype, 'createConnection');
     try {
       const c = client();
+      const stop = new AbortController();
+      const watchEvents: string[] = [];
+      let opened!: () => void;
+      const open = new Promise<void>(resolve => {
+        opened = resolve;
+      });
+      const watching = c.watch(
+        '/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations',
+        {},
+        { onOpen: () => opened(), onEvent: e => watchEvents.push(e.type) },
+        { idleTimeoutMs: 30_000, signal: stop.signal },
+      );
+      await open;
       for (let i = 0; i < 5; i++) {
         const version = await c.getJson<{ gitVersion: string }>('/version');
         expect(version.gitVersion).toMatch(/^v1\./);
@@ -59,10 +78,51 @@ describe('ClusterClient over HTTPS', () => {
         item => items.push(item),
       );
       expect(items.length).toBeGreaterThan(0);
-      // client-node's own agent (a new one per options refresh, no keep-alive) opened one connection per request
-      expect(connect).toHaveBeenCalledTimes(1);
+      stop.abort();
+      await expect(watching).resolves.toBe('aborted');
+      // the first events of a watch without a resource version: the objects as they are
+      expect(watchEvents[0]).toBe('ADDED');
+      // over HTTP/1.1 the watch held a connection of its own, and every request in parallel another
+      expect(h2).toHaveBeenCalledTimes(1);
+      expect(h1).not.toHaveBeenCalled();
     } finally {
-      connect.mockRestore();
+      h2.mockRestore();
+      h1.mockRestore();
+    }
+  });
+
+  it('speaks HTTP/1.1 to an API server that does not offer HTTP/2', async () => {
+    // a TLS server of Node's https module offers only HTTP/1.1 (ALPN)
+    const dir = mkdtempSync(join(tmpdir(), 'flux-fleet-h1-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    const server = https.createServer(
+      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+      (req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ gitVersion: 'v1.31.0', httpVersion: req.httpVersion }));
+      },
+    );
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const c = new ClusterClient(
+        'h1-only',
+        createKubeConfig({
+          name: 'h1-only',
+          url: `https://127.0.0.1:${port}`,
+          auth: { type: 'serviceAccountToken', token: 'any' },
+          skipTLSVerify: true,
+          configKey: 'test',
+        }),
+        10_000,
+      );
+      for (let i = 0; i < 2; i++) {
+        await expect(c.getJson('/version')).resolves.toEqual({ gitVersion: 'v1.31.0', httpVersion: '1.1' });
+      }
+    } finally {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

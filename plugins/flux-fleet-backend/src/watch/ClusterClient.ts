@@ -2,6 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
+import { Http2Connection, type KubeRequest, type KubeResponse } from './kubeTransport';
 import { KubernetesRequestError } from './KubernetesRequestError';
 import { ListBodyReader } from './ListBodyReader';
 import {
@@ -43,7 +44,7 @@ const OPTIONS_TTL_MS = 60_000;
 export class ClusterClient {
   private cachedOptions?: { options: https.RequestOptions; expires: number };
   /** The connection pool kept across refreshes of the options while the TLS material stays the same. */
-  private pool?: { agent: https.Agent; material: readonly unknown[] };
+  private pool?: { agent: https.Agent; material: readonly unknown[]; http2: Http2Connection };
   private readonly transport: typeof http | typeof https;
   /** The API server's URL, without a trailing slash. */
   readonly server: string;
@@ -108,9 +109,10 @@ export class ClusterClient {
   ): Promise<T> {
     const url = this.url(path, query);
     const options = await this.requestOptions();
+    const send = await this.sender(options, path);
     return new Promise<T>((resolve, reject) => {
       let deadline: NodeJS.Timeout | undefined = undefined;
-      let req: http.ClientRequest | undefined = undefined;
+      let req: KubeRequest | undefined = undefined;
       let settled = false;
       const fail = (error: KubernetesRequestError) => {
         if (settled) return;
@@ -127,7 +129,7 @@ export class ClusterClient {
             error instanceof Error ? error.message : String(error)
           })`,
         });
-      req = this.transport.request(url, options, res => {
+      req = send.request(url, res => {
         if (res.statusCode !== 200) {
           res.setEncoding('utf8');
           let body = '';
@@ -172,10 +174,10 @@ export class ClusterClient {
           resolve(rest as T);
         });
       });
-      deadline = setTimeout(
-        () => fail(timeoutError(this.cluster, path, this.requestTimeoutMs)),
-        this.requestTimeoutMs,
-      );
+      deadline = setTimeout(() => {
+        send.check();
+        fail(timeoutError(this.cluster, path, this.requestTimeoutMs));
+      }, this.requestTimeoutMs);
       req.on('error', error =>
         fail(networkError(this.cluster, this.server, path, error)),
       );
@@ -191,15 +193,16 @@ export class ClusterClient {
   ): Promise<T> {
     const url = this.url(path, query);
     const options = await this.requestOptions();
+    const send = await this.sender(options, path);
     return new Promise<T>((resolve, reject) => {
       let deadline: NodeJS.Timeout | undefined = undefined;
-      let req: http.ClientRequest | undefined = undefined;
+      let req: KubeRequest | undefined = undefined;
       const fail = (error: KubernetesRequestError) => {
         clearTimeout(deadline);
         req?.destroy();
         reject(error);
       };
-      req = this.transport.request(url, options, res => {
+      req = send.request(url, res => {
         // Text chunks joined by V8 rather than one large Buffer: a page of a list can be megabytes, and large
         // Buffers live outside the JavaScript heap, where freed memory is not always given back to the system.
         res.setEncoding('utf8');
@@ -231,10 +234,10 @@ export class ClusterClient {
           }
         });
       });
-      deadline = setTimeout(
-        () => fail(timeoutError(this.cluster, path, this.requestTimeoutMs)),
-        this.requestTimeoutMs,
-      );
+      deadline = setTimeout(() => {
+        send.check();
+        fail(timeoutError(this.cluster, path, this.requestTimeoutMs));
+      }, this.requestTimeoutMs);
       req.on('error', error =>
         fail(networkError(this.cluster, this.server, path, error)),
       );
@@ -257,10 +260,11 @@ export class ClusterClient {
     const { onEvent } = handlers;
     const url = this.url(path, { ...query, watch: true });
     const requestOptions = await this.requestOptions();
+    const send = await this.sender(requestOptions, path);
     return new Promise<WatchEnd>((resolve, reject) => {
       let settled = false;
       let idle: NodeJS.Timeout | undefined;
-      let req: http.ClientRequest | undefined = undefined;
+      let req: KubeRequest | undefined = undefined;
       const finish = (end: WatchEnd | KubernetesRequestError) => {
         if (settled) return;
         settled = true;
@@ -274,7 +278,8 @@ export class ClusterClient {
         idle = setTimeout(onIdle, ms);
       };
       // until the response starts, the request deadline applies; then the idle timeout
-      armIdle(this.requestTimeoutMs, () =>
+      armIdle(this.requestTimeoutMs, () => {
+        send.check();
         finish(
           new KubernetesRequestError({
             cluster: this.cluster,
@@ -283,9 +288,9 @@ export class ClusterClient {
               this.requestTimeoutMs / 1000
             } s`,
           }),
-        ),
-      );
-      req = this.transport.request(url, requestOptions, res => {
+        );
+      });
+      req = send.request(url, res => {
         if (res.statusCode !== 200) {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -304,7 +309,10 @@ export class ClusterClient {
           );
           return;
         }
-        const onIdle = () => finish('idle');
+        const onIdle = () => {
+          send.check();
+          finish('idle');
+        };
         armIdle(options.idleTimeoutMs, onIdle);
         handlers.onOpen?.();
         res.setEncoding('utf8');
@@ -364,6 +372,39 @@ export class ClusterClient {
       return;
     }
     onEvent(event);
+  }
+
+  /**
+   * How this request is sent: as a stream of the cluster's HTTP/2 connection ({@link Http2Connection}), or over
+   * HTTP/1.1 where the server does not offer HTTP/2, the URL is plain HTTP or a proxy agent carries the requests.
+   * Throws a KubernetesRequestError when the connection cannot be opened.
+   */
+  private async sender(
+    options: https.RequestOptions,
+    path: string,
+  ): Promise<{
+    request: (url: URL, onResponse: (res: KubeResponse) => void) => KubeRequest;
+    /** The request timed out or the watch went quiet: whether the connection still answers. */
+    check: () => void;
+  }> {
+    const connection = this.pool && options.agent === this.pool.agent ? this.pool.http2 : undefined;
+    let session;
+    try {
+      session = await connection?.connected();
+    } catch (error) {
+      throw networkError(this.cluster, this.server, path, error as Error);
+    }
+    if (!connection || !session) {
+      return {
+        request: (url, onResponse) =>
+          this.transport.request(url, options, res => onResponse(res as KubeResponse)),
+        check: () => {},
+      };
+    }
+    return {
+      request: (url, onResponse) => connection.request(session, url, options.headers, onResponse),
+      check: () => connection.check(session),
+    };
   }
 
   private url(path: string, query: Query): URL {
@@ -446,14 +487,18 @@ export class ClusterClient {
       pfx: tlsOptions.pfx,
       passphrase: tlsOptions.passphrase,
     };
-    this.pool = {
-      agent: new https.Agent({
-        ...tlsOptions,
-        keepAlive: true,
-        secureContext: tls.createSecureContext(contextOptions),
-      }),
-      material,
+    const agentOptions: https.AgentOptions = {
+      ...tlsOptions,
+      keepAlive: true,
+      secureContext: tls.createSecureContext(contextOptions),
     };
+    const previousHttp2 = this.pool?.http2;
+    this.pool = {
+      agent: new https.Agent(agentOptions),
+      material,
+      http2: new Http2Connection(this.server, agentOptions),
+    };
+    previousHttp2?.close();
     // connections made with the old material: idle ones go now, busy ones (watches) when they end
     if (previous) {
       for (const sockets of Object.values(previous.freeSockets)) {

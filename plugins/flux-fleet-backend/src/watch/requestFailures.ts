@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { KubeRequest, KubeResponse } from './kubeTransport';
 import {
   KubernetesRequestError,
   parseRetryAfter,
@@ -10,7 +11,7 @@ import {
 export function statusError(
   cluster: string,
   path: string,
-  res: http.IncomingMessage,
+  res: KubeResponse,
   body: string,
 ): KubernetesRequestError {
   const status = res.statusCode ?? 0;
@@ -85,7 +86,7 @@ export function abortedError(
 
 /** Calls `onAbort` when `signal` aborts while the request runs (at once when it already has). */
 export function abortWith(
-  req: http.ClientRequest,
+  req: KubeRequest,
   signal: AbortSignal | undefined,
   onAbort: () => void,
 ) {
