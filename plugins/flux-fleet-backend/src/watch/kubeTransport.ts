@@ -57,11 +57,6 @@ export class Http2Connection {
     private readonly tlsOptions: https.AgentOptions,
   ) {}
 
-  /** Whether the server refused HTTP/2: requests go over HTTP/1.1. */
-  get http1Only(): boolean {
-    return this.refused;
-  }
-
   /**
    * The connection, opened (and waited for) when there is none. Undefined when the server does not offer HTTP/2.
    * Throws when the server cannot be reached.
