@@ -5,6 +5,8 @@
  * @packageDocumentation
  */
 export { startFleetSim, generateFleet } from './fleetSim';
+export { generateTls } from './tls/certificates';
+export type { GeneratedTls } from './tls/certificates';
 export type { FleetSim, SimCluster } from './fleetSim';
 export { PRESETS, resolveOptions } from './options';
 export type { FleetSimOptions } from './options';

@@ -1,10 +1,6 @@
-import { FleetSim, startFleetSim } from '@flux-fleet/fleet-sim';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { FleetSim, generateTls, startFleetSim } from '@flux-fleet/fleet-sim';
 import http2 from 'node:http2';
 import https from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ClusterClient } from './ClusterClient';
 import { createKubeConfig } from './createKubeConfig';
 
@@ -93,16 +89,11 @@ describe('ClusterClient over HTTPS', () => {
 
   it('speaks HTTP/1.1 to an API server that does not offer HTTP/2', async () => {
     // a TLS server of Node's https module offers only HTTP/1.1 (ALPN)
-    const dir = mkdtempSync(join(tmpdir(), 'flux-fleet-h1-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-    const server = https.createServer(
-      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
-      (req, res) => {
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ gitVersion: 'v1.31.0', httpVersion: req.httpVersion }));
-      },
-    );
+    const tls = await generateTls(['127.0.0.1']);
+    const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ gitVersion: 'v1.31.0', httpVersion: req.httpVersion }));
+    });
     await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as { port: number };
@@ -111,8 +102,9 @@ describe('ClusterClient over HTTPS', () => {
         createKubeConfig({
           name: 'h1-only',
           url: `https://127.0.0.1:${port}`,
+          caData: Buffer.from(tls.ca).toString('base64'),
           auth: { type: 'serviceAccountToken', token: 'any' },
-          skipTLSVerify: true,
+          skipTLSVerify: false,
           configKey: 'test',
         }),
         10_000,
@@ -122,7 +114,6 @@ describe('ClusterClient over HTTPS', () => {
       }
     } finally {
       server.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -28,12 +28,11 @@ const CONNECTION_WINDOW_BYTES = 32 * 2 ** 20;
 /** A connection whose requests stop answering is asked for a ping; no answer within this, and it is closed. */
 const PING_TIMEOUT_MS = 10_000;
 
-/** TLS errors that mean "this server does not speak HTTP/2" rather than "this server cannot be reached". */
-const NO_HTTP2_CODES = new Set([
-  'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL',
-  'ERR_HTTP2_ERROR',
-  'ERR_HTTP2_SESSION_ERROR',
-]);
+/**
+ * The TLS alert of a server that offers ALPN without HTTP/2 (Go's and Node's HTTP/1.1-only servers): "this server
+ * does not speak HTTP/2" rather than "this server cannot be reached".
+ */
+const NO_HTTP2_ALERT = 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL';
 
 /**
  * One HTTP/2 connection to a cluster's API server, carrying every list, watch and GET of the cluster as streams,
@@ -103,7 +102,7 @@ export class Http2Connection {
       });
       session.on('error', (error: NodeJS.ErrnoException) => {
         if (connected) return; // the streams fail with it
-        if (error.code && NO_HTTP2_CODES.has(error.code)) {
+        if (error.code === NO_HTTP2_ALERT) {
           this.refused = true;
           resolve(undefined);
         } else reject(error);
