@@ -112,6 +112,19 @@ describe('AnalysisScheduler', () => {
     s.close();
   });
 
+  it('says that changes wait from the millisecond they came, so a catch-up analyses them at once', () => {
+    const { s, runs, structuralChange } = scheduler();
+    expect(s.waiting).toBe(false);
+    structuralChange();
+    // no time has passed: 0 ms waited, yet something waits
+    expect(s.waitingMs(Date.now())).toBe(0);
+    expect(s.waiting).toBe(true);
+    s.analyseNow();
+    expect(runs).toHaveLength(1);
+    expect(s.waiting).toBe(false);
+    s.close();
+  });
+
   it('refreshes a synced cluster at its phase of the interval, and not an unsynced one', () => {
     const { s, runs, state } = scheduler();
     s.startRefresh(0.5);

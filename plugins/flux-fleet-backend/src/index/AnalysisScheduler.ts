@@ -100,6 +100,11 @@ export class AnalysisScheduler {
     this.structural.flushNow();
   }
 
+  /** Whether changes wait for their analysis or their status pass. */
+  get waiting(): boolean {
+    return this.structural.pending || this.status.pending;
+  }
+
   /**
    * How long changes have waited for their analysis or their status pass at `now` (0 when none wait). The status
    * batch counts too: right after a watch catches up, the states it replayed are not derived until it runs.

@@ -43,7 +43,7 @@ export class DeltaReplication {
   private readonly health = new Map<string, ClusterHealth>();
   /** One catch-up per cluster at a time, and one that comes after it when asked meanwhile. */
   private readonly catching = new Map<string, Promise<CatchUp>>();
-  private readonly again = new Set<string>();
+  private readonly queued = new Map<string, Promise<CatchUp>>();
   private flushTimer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
   private closed = false;
@@ -171,17 +171,27 @@ export class DeltaReplication {
     return this.health.get(cluster);
   }
 
-  /** Applies the deltas of a followed cluster written since the last one applied here. */
+  /**
+   * Applies the deltas of a followed cluster written since the last one applied here. Asked while a catch-up of
+   * the cluster runs, it answers with the one after it: the running one may have read its deltas before the ones
+   * the caller knows of were written (a replica starting would serve without them; a `gap` found then would be
+   * lost).
+   */
   catchUp(cluster: string, remote: (health: ClusterHealth) => ClusterHealth): Promise<CatchUp> {
+    const queued = this.queued.get(cluster);
+    if (queued) return queued;
     const running = this.catching.get(cluster);
     if (running) {
-      this.again.add(cluster);
-      return running;
+      const next = running
+        .catch(() => undefined)
+        .then(() => {
+          this.queued.delete(cluster);
+          return this.catchUp(cluster, remote);
+        });
+      this.queued.set(cluster, next);
+      return next;
     }
-    const run = this.readAndApply(cluster, remote).finally(() => {
-      this.catching.delete(cluster);
-      if (this.again.delete(cluster)) void this.catchUp(cluster, remote);
-    });
+    const run = this.readAndApply(cluster, remote).finally(() => this.catching.delete(cluster));
     this.catching.set(cluster, run);
     return run;
   }

@@ -143,7 +143,10 @@ export class FleetPersistence {
       for (const cluster of clusters.clusterNames()) {
         // no snapshot yet: the deltas from the first are the cluster's whole content (none are pruned before a
         // snapshot is written)
-        if (!headers.some(h => h.cluster === cluster)) await this.follow(cluster, false);
+        if (!headers.some(h => h.cluster === cluster)) {
+          await this.follow(cluster, false);
+          clusters.caughtUp(cluster);
+        }
       }
     }
 
@@ -368,6 +371,9 @@ export class FleetPersistence {
     if (this.replication && !this.watchers.has(row.cluster)) {
       this.replication.follow(row.cluster, row.deltaSeq);
       await this.replication.catchUp(row.cluster, h => this.remoteHealth(h, holderAlive ?? false));
+      // the snapshot and the deltas after it, derived now: a single delta would otherwise wait for the debounce,
+      // and a replica starting served the snapshot's state meanwhile
+      this.options.clusters.caughtUp(row.cluster);
     }
   }
 

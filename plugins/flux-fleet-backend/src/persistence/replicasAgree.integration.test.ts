@@ -35,11 +35,15 @@ function percentile(sorted: number[], p: number): number {
     });
     afterAll(() => sim?.close());
 
-    async function replica(knex: Awaited<ReturnType<typeof databases.init>>, published: Published[]) {
+    async function replica(
+      knex: Awaited<ReturnType<typeof databases.init>>,
+      published: Published[],
+      // snapshots far apart by default: what crosses within a second can only be the deltas
+      snapshotIntervalSeconds = 30,
+    ) {
       return startFleetBackend({
         runningSim: sim,
-        // snapshots far apart: what crosses within a second can only be the deltas
-        fluxFleet: { persistence: { enabled: true, snapshotIntervalSeconds: 30, leaseSeconds: 3 } },
+        fluxFleet: { persistence: { enabled: true, snapshotIntervalSeconds, leaseSeconds: 3 } },
         features: [
           mockServices.database.factory({ knex }),
           createServiceFactory({
@@ -177,6 +181,55 @@ function percentile(sorted: number[], p: number): number {
         try {
           const first = await b.get(`/objects/${target.key}`);
           expect(first.suspended).toBe(true);
+        } finally {
+          await b.stop();
+        }
+      } finally {
+        await a.stop();
+      }
+    });
+
+    it('serves the snapshot and the one delta after it as soon as it has started', async () => {
+      const knex = await databases.init(id as any);
+      // a snapshot within seconds; a status change alone is written into one only four intervals later (12 s)
+      const a = await replica(knex, [], 3);
+      try {
+        await a.waitFor('a synced', async () => {
+          const { items } = await a.get('/clusters');
+          return items.every((c: ClusterHealth) => c.synced) ? true : undefined;
+        });
+        const target: FleetObject = (
+          await a.get('/objects?kind=Kustomization&owner=ok&limit=100')
+        ).items.find((o: FleetObject) => !o.suspended);
+        const cluster = sim.clusters.find(c => c.name === target.ref.cluster)!;
+        const snapshot = await a.waitFor('a snapshot of the cluster', async () => {
+          const row = await knex('flux_fleet_snapshots').where({ cluster: cluster.name }).first('delta_seq');
+          return row ? Number(row.delta_seq) : undefined;
+        });
+        await mergePatch(
+          cluster.server,
+          `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${target.ref.namespace}/kustomizations/${target.ref.name}`,
+          cluster.adminToken,
+          { spec: { suspend: true } },
+        );
+        // the change in a delta after the snapshot, the snapshot still without it
+        await a.waitFor('the change written as a delta after the snapshot', async () => {
+          const rows: Array<{ data: Buffer }> = await knex('flux_fleet_deltas')
+            .where({ cluster: cluster.name })
+            .andWhere('seq', '>', snapshot)
+            .select('data');
+          return rows.some(r =>
+            (JSON.parse(gunzipSync(r.data).toString('utf8')) as { objects: Array<{ key: string }> }).objects.some(
+              o => o.key === target.key,
+            ),
+          )
+            ? true
+            : undefined;
+        });
+        const b = await replica(knex, [], 3);
+        try {
+          // the snapshot alone says unsuspended: b answers with the delta applied, not after its debounce
+          expect((await b.get(`/objects/${target.key}`)).suspended).toBe(true);
         } finally {
           await b.stop();
         }
