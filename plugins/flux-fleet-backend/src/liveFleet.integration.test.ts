@@ -1,5 +1,5 @@
 import type { ClusterHealth, FleetObject } from '@flux-fleet/plugin-flux-fleet-common';
-import { mergePatch } from './__testUtils__/kubectl';
+import { mergePatch, suspendKustomization } from './__testUtils__/kubectl';
 import { allObjects, FleetBackend, startFleetBackend } from './__testUtils__/startFleetBackend';
 
 jest.setTimeout(60_000);
@@ -70,13 +70,7 @@ describe('Flux Fleet following a live simulated fleet', () => {
     const target: FleetObject = page.items[0];
     const cluster = fleet.sim.clusters.find(c => c.name === target.ref.cluster)!;
     const started = Date.now();
-    const patched = await mergePatch(
-      cluster.server,
-      `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${target.ref.namespace}/kustomizations/${target.ref.name}`,
-      cluster.adminToken,
-      { spec: { suspend: true } },
-    );
-    expect(patched.status).toBe(200);
+    await suspendKustomization(fleet.sim.clusters, target);
     const seen = await fleet.waitFor(
       'the suspension in the API',
       async () => {

@@ -42,3 +42,24 @@ export function mergePatch(
     req.end(body);
   });
 }
+
+/**
+ * Suspends a Kustomization of a simulated fleet through its cluster's API, as `flux suspend kustomization` does
+ * (a merge patch of `spec.suspend`); fails unless the API server accepted it.
+ */
+export async function suspendKustomization(
+  clusters: ReadonlyArray<{ name: string; server: string; adminToken: string }>,
+  target: { ref: { cluster: string; namespace: string; name: string } },
+): Promise<void> {
+  const cluster = clusters.find(c => c.name === target.ref.cluster);
+  if (!cluster) throw new Error(`no simulated cluster named '${target.ref.cluster}'`);
+  const patched = await mergePatch(
+    cluster.server,
+    `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${target.ref.namespace}/kustomizations/${target.ref.name}`,
+    cluster.adminToken,
+    { spec: { suspend: true } },
+  );
+  if (patched.status !== 200) {
+    throw new Error(`suspending ${target.ref.name} answered ${patched.status}: ${JSON.stringify(patched.body)}`);
+  }
+}

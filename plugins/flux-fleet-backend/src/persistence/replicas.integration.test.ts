@@ -1,7 +1,7 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import { FleetSim, startFleetSim } from '@flux-fleet/fleet-sim';
 import type { ClusterHealth, FleetObject } from '@flux-fleet/plugin-flux-fleet-common';
-import { mergePatch } from '../__testUtils__/kubectl';
+import { mergePatch, suspendKustomization } from '../__testUtils__/kubectl';
 import { allObjects, startFleetBackend } from '../__testUtils__/startFleetBackend';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
 
@@ -133,13 +133,7 @@ describe.each(ids)('snapshots and replicas on %s', id => {
       const target: FleetObject = (
         await a.get('/objects?kind=Kustomization&state=ready&owner=ok&limit=1')
       ).items[0];
-      const cluster = sim.clusters.find(c => c.name === target.ref.cluster)!;
-      await mergePatch(
-        cluster.server,
-        `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${target.ref.namespace}/kustomizations/${target.ref.name}`,
-        cluster.adminToken,
-        { spec: { suspend: true } },
-      );
+      await suspendKustomization(sim.clusters, target);
       await b.waitFor(
         'the change in b',
         async () => ((await b.get(`/objects/${target.key}`)).suspended ? true : undefined),
@@ -162,6 +156,7 @@ describe.each(ids)('snapshots and replicas on %s', id => {
         const { items } = await b.get('/clusters');
         return items.every((c: ClusterHealth) => c.status === 'synced') ? true : undefined;
       });
+      const cluster = sim.clusters.find(c => c.name === target.ref.cluster)!;
       await mergePatch(
         cluster.server,
         `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${target.ref.namespace}/kustomizations/${target.ref.name}`,

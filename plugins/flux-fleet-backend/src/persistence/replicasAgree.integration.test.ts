@@ -4,7 +4,7 @@ import { mockServices } from '@backstage/backend-test-utils';
 import { signalsServiceRef } from '@backstage/plugin-signals-node';
 import { FleetSim, startFleetSim } from '@flux-fleet/fleet-sim';
 import { ClusterHealth, FleetObject, SIGNAL_CHANNELS } from '@flux-fleet/plugin-flux-fleet-common';
-import { mergePatch } from '../__testUtils__/kubectl';
+import { suspendKustomization } from '../__testUtils__/kubectl';
 import { FleetBackend, startFleetBackend } from '../__testUtils__/startFleetBackend';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
 
@@ -59,6 +59,19 @@ function percentile(sorted: number[], p: number): number {
       });
     }
 
+    /** Whether a delta of the object's cluster numbered after `after` holds the object. */
+    async function inDelta(knex: Awaited<ReturnType<typeof databases.init>>, target: FleetObject, after = 0) {
+      const rows: Array<{ data: Buffer }> = await knex('flux_fleet_deltas')
+        .where({ cluster: target.ref.cluster })
+        .andWhere('seq', '>', after)
+        .select('data');
+      return rows.some(r =>
+        (JSON.parse(gunzipSync(r.data).toString('utf8')) as { objects: Array<{ key: string }> }).objects.some(
+          o => o.key === target.key,
+        ),
+      );
+    }
+
     it('has a change made with kubectl on both replicas and signalled by both within a second', async () => {
       const knex = await databases.init(id as any);
       const signalsA: Published[] = [];
@@ -97,15 +110,8 @@ function percentile(sorted: number[], p: number): number {
         const behind: number[] = [];
         const each: string[] = [];
         for (const target of targets) {
-          const cluster = sim.clusters.find(c => c.name === target.ref.cluster)!;
           const at = Date.now();
-          const patched = await mergePatch(
-            cluster.server,
-            `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${target.ref.namespace}/kustomizations/${target.ref.name}`,
-            cluster.adminToken,
-            { spec: { suspend: true } },
-          );
-          expect(patched.status).toBe(200);
+          await suspendKustomization(sim.clusters, target);
           // when each replica's index had it: the signal its browsers get is published right after
           const seen: number[] = [];
           for (const published of [signalsA, signalsB]) {
@@ -156,26 +162,12 @@ function percentile(sorted: number[], p: number): number {
         // a change while no other replica runs: in a delta, not yet in a snapshot (they are 30 s apart)
         const target: FleetObject = (await a.get('/objects?kind=Kustomization&state=ready&owner=ok&limit=1'))
           .items[0];
-        const cluster = sim.clusters.find(c => c.name === target.ref.cluster)!;
-        await mergePatch(
-          cluster.server,
-          `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${target.ref.namespace}/kustomizations/${target.ref.name}`,
-          cluster.adminToken,
-          { spec: { suspend: true } },
-        );
+        await suspendKustomization(sim.clusters, target);
         // the delta that holds this object: a delta of the cluster's other objects (status churn) is not enough,
         // and b, which has no snapshot of the cluster yet, would not know the object at all (a 404 in one make test)
-        await a.waitFor('the change written as a delta', async () => {
-          const rows: Array<{ data: Buffer }> = await knex('flux_fleet_deltas')
-            .where({ cluster: cluster.name })
-            .select('data');
-          const written = rows.some(r =>
-            (JSON.parse(gunzipSync(r.data).toString('utf8')) as { objects: Array<{ key: string }> }).objects.some(
-              o => o.key === target.key,
-            ),
-          );
-          return (await a.get(`/objects/${target.key}`)).suspended && written ? true : undefined;
-        });
+        await a.waitFor('the change written as a delta', async () =>
+          (await a.get(`/objects/${target.key}`)).suspended && (await inDelta(knex, target)) ? true : undefined,
+        );
         // b starts now; until it holds a lease it serves a's clusters from the snapshot plus the deltas
         const b = await replica(knex, []);
         try {
@@ -201,31 +193,15 @@ function percentile(sorted: number[], p: number): number {
         const target: FleetObject = (
           await a.get('/objects?kind=Kustomization&owner=ok&limit=100')
         ).items.find((o: FleetObject) => !o.suspended);
-        const cluster = sim.clusters.find(c => c.name === target.ref.cluster)!;
         const snapshot = await a.waitFor('a snapshot of the cluster', async () => {
-          const row = await knex('flux_fleet_snapshots').where({ cluster: cluster.name }).first('delta_seq');
+          const row = await knex('flux_fleet_snapshots').where({ cluster: target.ref.cluster }).first('delta_seq');
           return row ? Number(row.delta_seq) : undefined;
         });
-        await mergePatch(
-          cluster.server,
-          `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${target.ref.namespace}/kustomizations/${target.ref.name}`,
-          cluster.adminToken,
-          { spec: { suspend: true } },
-        );
+        await suspendKustomization(sim.clusters, target);
         // the change in a delta after the snapshot, the snapshot still without it
-        await a.waitFor('the change written as a delta after the snapshot', async () => {
-          const rows: Array<{ data: Buffer }> = await knex('flux_fleet_deltas')
-            .where({ cluster: cluster.name })
-            .andWhere('seq', '>', snapshot)
-            .select('data');
-          return rows.some(r =>
-            (JSON.parse(gunzipSync(r.data).toString('utf8')) as { objects: Array<{ key: string }> }).objects.some(
-              o => o.key === target.key,
-            ),
-          )
-            ? true
-            : undefined;
-        });
+        await a.waitFor('the change written as a delta after the snapshot', async () =>
+          (await inDelta(knex, target, snapshot)) ? true : undefined,
+        );
         const b = await replica(knex, [], 3);
         try {
           // the snapshot alone says unsuspended: b answers with the delta applied, not after its debounce
