@@ -64,8 +64,8 @@ start_backend() {
     # What `yarn start` runs, without its file watcher: a test run must not restart the backend when someone
     # saves a source file in the checkout.
     # V8 flags as the Flux Fleet backend README recommends (a young generation of 32 MiB, old generation growth by half,
-    # memory outside the heap counted in the heap's limit), and malloc's fixed mmap threshold (README, same section)
-    start_group backend bash -c "cd packages/backend && NODE_ENV=development MALLOC_MMAP_THRESHOLD_=131072 exec node --enable-source-maps \
+    # memory outside the heap counted in the heap's limit)
+    start_group backend bash -c "cd packages/backend && NODE_ENV=development exec node --enable-source-maps \
       --max-semi-space-size=16 --heap-growing-percent=50 --external-memory-accounted-in-global-limit --require \"\$(node -p \"require.resolve('@backstage/cli-node/config/nodeTransform.cjs')\")\" src/index.ts ${configs[*]}"
   else
     start_group backend bash -c "cd packages/backend && exec yarn start ${configs[*]}"

@@ -80,8 +80,6 @@ export async function startProductBackend(options: {
       env: {
         ...process.env,
         NODE_ENV: 'development',
-        // as scripts/stack.sh starts the backend (backend README, "Memory, and the node flags to run with")
-        MALLOC_MMAP_THRESHOLD_: '131072',
         ESBK_TSCONFIG_PATH: join(options.root, 'tsconfig.json'),
         FLUX_FLEET_API_TOKEN: options.settings.apiToken,
       },
