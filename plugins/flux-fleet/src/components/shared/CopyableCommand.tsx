@@ -13,6 +13,8 @@ const useStyles = makeStyles(theme => ({
     '& code': { fontSize: '0.8rem', minWidth: 0 },
     '& code > span': { whiteSpace: 'nowrap' },
     '& button': { flexShrink: 0 },
+    // the copy icon at the text's size: at its own 24 px it overflowed the icon button and was clipped
+    '& button svg': { width: '1rem', height: '1rem' },
   },
 }));
 
@@ -40,6 +42,8 @@ export function CopyableCommand(props: {
         text={command}
         tooltipText="Command copied"
         aria-label={props.label}
+        // an icon beside the command, not a filled square that outweighs it (the default, primary, is for actions)
+        variant="tertiary"
       />
     </span>
   );
