@@ -1,5 +1,5 @@
 import type { Distribution } from '../stats';
-import { renderBenchSection, renderReport } from './renderReport';
+import { renderBenchSection, renderReport, viewCounts } from './renderReport';
 import type { BenchResults } from './results';
 
 const dist = (p50: number, p99 = p50 * 2): Distribution => ({
@@ -320,5 +320,16 @@ describe('renderReport', () => {
     expect(section.slice(l)).toContain('make bench ARGS="--size L"');
     expect(renderBenchSection(undefined, large)).toMatch(/^## Benchmarks\n\nNo default run on record/);
     expect(renderBenchSection(results(), undefined)).not.toContain('### Fleet L');
+  });
+});
+
+describe('viewCounts', () => {
+  it.each([
+    [[50, 50, 50], '50 views each'],
+    [[50, 10, 10], "50 views of Flux Fleet's page, 10 of each other"],
+    [[50], '50 views each'],
+  ])('%j → %s', (counts, text) => {
+    const kinds = ['fluxFleet', 'kubernetesTab', 'fluxCards'];
+    expect(viewCounts(counts.map((views, i) => ({ kind: kinds[i], views })))).toBe(text);
   });
 });

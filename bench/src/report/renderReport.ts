@@ -271,9 +271,7 @@ function productSections(results: BenchResults): string[] {
           [
             `Side by side: entity page views, same backend and ${
               p.clusters
-            } clusters (${
-              p.pageViews.series[0]?.views ?? 0
-            } views each, one after another)`,
+            } clusters (${viewCounts(p.pageViews.series)}, one after another)`,
             'p50',
             'p99',
             'Flux objects shown',
@@ -319,6 +317,14 @@ function productSections(results: BenchResults): string[] {
   }
   if (p.capacity) sections.push(capacitySection(p.capacity));
   return sections;
+}
+
+/** "50 views each", or "50 views of Flux Fleet's page, 10 of each other" when Flux Fleet's got more. */
+export function viewCounts(series: ReadonlyArray<{ kind: string; views: number }>): string {
+  const ours = series.find(s => s.kind === 'fluxFleet')?.views ?? 0;
+  const others = [...new Set(series.filter(s => s.kind !== 'fluxFleet').map(s => s.views))];
+  if (others.length === 0 || (others.length === 1 && others[0] === ours)) return `${ours} views each`;
+  return `${ours} views of Flux Fleet's page, ${others.join(' or ')} of each other`;
 }
 
 /** What collecting capacity figures cost the backend and the clusters (issue 12). */
