@@ -567,51 +567,50 @@ describe('analyseCluster', () => {
 });
 
 describe('measuredUtilisationSignature', () => {
-  it.each<
+  // In scenario(), helm-controller-shard2 is estimated at 600 % (over capacity), kustomize-controller-shard1 within.
+  const OVER_BY_ESTIMATE = 'flux-system/helm-controller-shard2';
+  const WITHIN_BY_ESTIMATE = 'flux-system/kustomize-controller-shard1';
+  const measurements: Array<[string, Array<[string, number]> | undefined]> = [
+    ['none', undefined],
+    ['an empty round', []],
+    ['within, estimated within', [[WITHIN_BY_ESTIMATE, 0.3]]],
+    ['busier but within, estimated within', [[WITHIN_BY_ESTIMATE, 0.95]]],
+    ['over, estimated within', [[WITHIN_BY_ESTIMATE, 1.05]]],
+    ['over by the same percent, estimated within', [[WITHIN_BY_ESTIMATE, 1.049]]],
+    ['over by another percent, estimated within', [[WITHIN_BY_ESTIMATE, 1.3]]],
+    ['within, estimated over', [[OVER_BY_ESTIMATE, 0.4]]],
+    ['within by another figure, estimated over', [[OVER_BY_ESTIMATE, 0.8]]],
+    ['over, estimated over', [[OVER_BY_ESTIMATE, 1.3]]],
+    ['over, of a controller the cluster does not have', [['flux-system/no-such-controller', 1.5]]],
     [
-      string,
-      Array<[string, number]> | undefined,
-      Array<[string, number]> | undefined,
-      boolean,
-    ]
-  >([
-    ['no measurements either time', undefined, undefined, true],
-    [
-      'within capacity, busier',
-      [['flux-system/helm-controller', 0.2]],
-      [['flux-system/helm-controller', 0.9]],
-      true,
-    ],
-    [
-      'over capacity by the same percent',
-      [['a/b', 1.301]],
-      [['a/b', 1.299]],
-      true,
-    ],
-    [
-      'in another order',
+      'both within, in another order',
       [
-        ['a/b', 0.1],
-        ['a/c', 0.2],
+        [OVER_BY_ESTIMATE, 0.5],
+        [WITHIN_BY_ESTIMATE, 0.2],
       ],
-      [
-        ['a/c', 0.3],
-        ['a/b', 0.4],
-      ],
-      true,
     ],
-    ['crossing capacity', [['a/b', 0.95]], [['a/b', 1.05]], false],
-    ['over capacity by another percent', [['a/b', 1.3]], [['a/b', 1.4]], false],
-    [
-      'a controller measured for the first time (its measurement replaces the estimate)',
-      [],
-      [['a/b', 0.5]],
-      false,
-    ],
-  ])('%s', (_, before, after, same) => {
-    const sig = (m?: Array<[string, number]>) =>
-      measuredUtilisationSignature(m && new Map(m));
-    expect(sig(before) === sig(after)).toBe(same);
+  ];
+  const input = scenario();
+  const loads = analyseCluster(input).loads;
+  const outputOf = (m?: Array<[string, number]>) => {
+    const result = analyseCluster({ ...input, ...(m && { measuredUtilisation: new Map(m) }) });
+    return JSON.stringify({ ...result, objects: [...result.objects] });
+  };
+  const pairs = measurements.flatMap((a, i) => measurements.slice(i + 1).map(b => [a, b] as const));
+
+  it.each(pairs.map(([a, b]) => [a[0], b[0], a[1], b[1]] as const))(
+    'is equal for "%s" and "%s" exactly when the analyses are',
+    (_a, _b, before, after) => {
+      const sig = (m?: Array<[string, number]>) => measuredUtilisationSignature(m && new Map(m), loads);
+      expect(sig(before) === sig(after)).toBe(outputOf(before) === outputOf(after));
+    },
+  );
+
+  it('tells apart what changes an analysis: a first measurement within capacity does not', () => {
+    const sig = (m?: Array<[string, number]>) => measuredUtilisationSignature(m && new Map(m), loads);
+    expect(sig([[WITHIN_BY_ESTIMATE, 0.3]])).toBe(sig(undefined));
+    expect(sig([[OVER_BY_ESTIMATE, 0.4]])).not.toBe(sig(undefined));
+    expect(sig([[WITHIN_BY_ESTIMATE, 1.05]])).not.toBe(sig([[WITHIN_BY_ESTIMATE, 1.3]]));
   });
 });
 

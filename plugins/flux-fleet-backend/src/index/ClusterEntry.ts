@@ -1,5 +1,5 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import type { ClusterHealth, ClusterStatus, ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
+import type { ClusterHealth, ClusterStatus, ControllerLoad, ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
 import type { AnalysisSettings } from '../config/FleetConfig';
 import { ClusterView } from '../derive/ClusterView';
 import { ClusterStore } from '../records/ClusterStore';
@@ -49,10 +49,10 @@ export interface ClusterEntry {
   staleSince?: number;
   /**
    * What the last analysis read besides the records: when it would come out differently by time alone (rules
-   * §2a) and the signature of the measured utilisation it used (when it ran: `view.analysedAt`). A refresh
-   * analyses again only when one of these says so.
+   * §2a) and the signature of the measured utilisation it used over its estimated loads (when it ran:
+   * `view.analysedAt`). A refresh analyses again only when one of these says so.
    */
-  analysed?: { changesByTimeAt?: number; utilisation: string };
+  analysed?: { changesByTimeAt?: number; utilisation: string; loads: readonly ControllerLoad[] };
   /** Bumped on every change of the view, for caches. */
   version: number;
   /** The health last read for the API (`FleetClusters.servedHealthOf`), while it may still be served. */

@@ -394,7 +394,8 @@ export class FleetClusters implements WatchTargets {
       return;
     }
     entry.analysed = {
-      utilisation: measuredUtilisationSignature(measured),
+      loads: analysis.loads,
+      utilisation: measuredUtilisationSignature(measured, analysis.loads),
       ...(analysis.changesByTimeAt !== undefined && { changesByTimeAt: analysis.changesByTimeAt }),
     };
     const changes = store.commit();
@@ -415,7 +416,7 @@ export class FleetClusters implements WatchTargets {
     return (
       (last.changesByTimeAt !== undefined && now >= last.changesByTimeAt) ||
       now - at >= this.options.analysis.refreshIntervalMs * MAX_REFRESH_INTERVALS ||
-      measuredUtilisationSignature(this.measuredUtilisation?.(entry.name)) !== last.utilisation
+      measuredUtilisationSignature(this.measuredUtilisation?.(entry.name), last.loads) !== last.utilisation
     );
   }
 
