@@ -5,6 +5,7 @@ import {
   kustomization,
   testFleet,
 } from '../__testUtils__/fluxFixtures';
+import { FleetIndex } from './FleetIndex';
 
 describe('FleetIndex', () => {
   beforeEach(() => jest.useFakeTimers({ now: Date.parse('2026-07-14T10:00:00Z') }));
@@ -88,6 +89,21 @@ describe('FleetIndex', () => {
     );
     jest.advanceTimersByTime(1_000);
     expect(parsed(10).objects[2].state).toMatchObject({ state: 'failed', reason: 'BuildFailed' });
+    fleet.close();
+  });
+
+  it("keeps an entity's objects' JSON however many other objects fleet-wide pages answer", () => {
+    const { fleet } = labFleet();
+    // room for one object's JSON: in one cache shared by both, the pages would push the entity's object out
+    const index = new FleetIndex(fleet, [], 1);
+    const link = { kubernetesId: 'payments-api' };
+    const entityJson = () => index.entityObjectsJson(link, 10).objects[0].json;
+    entityJson();
+    const kept = entityJson();
+    expect(Buffer.isBuffer(kept)).toBe(true);
+    // a page of another object, asked twice: that object's JSON is kept
+    for (let i = 0; i < 2; i++) index.objectsJson({ q: 'labelled' });
+    expect(entityJson()).toBe(kept);
     fleet.close();
   });
 
