@@ -5,7 +5,7 @@ import type { ClusterEntry } from './ClusterEntry';
 import { stalenessOf } from './clusterHealth';
 import { toFleetObject } from './fleetObjects';
 
-/** How many objects' JSON is kept: about 1.4 KB each at fleet M, so about 14 MB. */
+/** How many objects' JSON a cache keeps: about 1.4 KB each at fleet M, so about 14 MB (the index has two). */
 const MAX_ENTRIES = 10_000;
 
 interface Cached {
