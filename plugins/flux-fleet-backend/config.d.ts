@@ -163,10 +163,7 @@ export interface Config {
     capacity?: {
       /** Measure controllers at all. Default true. */
       enabled?: boolean;
-      /**
-       * How often every controller is measured, in seconds (at least 5). Default 60. Each round starts the clusters
-       * over three quarters of it, each at its own offset.
-       */
+      /** How often every controller is measured, in seconds (at least 5). Default 60. */
       scrapeIntervalSeconds?: number;
       /** The window Prometheus rates and quantiles cover, in seconds. Default 300. */
       windowSeconds?: number;

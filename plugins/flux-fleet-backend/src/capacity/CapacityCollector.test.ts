@@ -200,40 +200,6 @@ describe('CapacityCollector', () => {
     }
   });
 
-  it("spreads a round's clusters over the time given, each at its place among the configured clusters", async () => {
-    const collector = new CapacityCollector({
-      settings: settings(),
-      directory,
-      clients: new Map([
-        ['eu-1', eu.client('eu-1')],
-        ['us-1', us.client('us-1')],
-      ]),
-      logger: mockServices.logger.mock(),
-    });
-    const firstRequestAfter = async (spreadMs: number) => {
-      const before = { eu: eu.requests.length, us: us.requests.length };
-      const started = Date.now();
-      const seen: { eu?: number; us?: number } = {};
-      const watch = setInterval(() => {
-        if (seen.eu === undefined && eu.requests.length > before.eu) seen.eu = Date.now() - started;
-        if (seen.us === undefined && us.requests.length > before.us) seen.us = Date.now() - started;
-      }, 5);
-      await collector.collect(undefined, spreadMs);
-      clearInterval(watch);
-      // a cluster never asked fails every comparison
-      return { eu: seen.eu ?? NaN, us: seen.us ?? NaN };
-    };
-    for (let round = 0; round < 2; round++) {
-      // two clusters over 1.2 s: eu-1 (first configured) at once, us-1 not before 0.6 s
-      const spread = await firstRequestAfter(1_200);
-      expect(spread.us).toBeGreaterThanOrEqual(590);
-      expect(spread.eu).toBeLessThan(spread.us - 150);
-    }
-    // asked directly (no spread), every cluster at once
-    const direct = await firstRequestAfter(0);
-    expect(direct.us).toBeLessThan(590);
-  });
-
   it('scrapes no controller of a cluster still in its first list, and says so, until the list is complete', async () => {
     const now = 1_700_000_000_000;
     const listed = new Set(['eu-1']);

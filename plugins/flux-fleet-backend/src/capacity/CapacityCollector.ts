@@ -7,7 +7,6 @@ import {
 } from '@flux-fleet/plugin-flux-fleet-common';
 import type { ClusterClient } from '../watch/ClusterClient';
 import { createLimiter } from '../watch/createLimiter';
-import { sleep } from '../watch/sleep';
 import type { CapacitySettings } from '../config/FleetConfig';
 import type {
   CapacityHistoryPoint,
@@ -22,15 +21,6 @@ import { PrometheusSource } from './PrometheusSource';
 function roundTimeoutMs(settings: CapacitySettings): number {
   return Math.max(2 * settings.scrapeIntervalMs, 60_000);
 }
-
-/**
- * The part of the scrape interval over which a scheduled round spreads its clusters: each starts at its own offset
- * (its place among the configured clusters), the same in every round, as Prometheus spreads its targets over the
- * interval. All at once, a round at fleet L (100 clusters, 1,200 controllers, expositions of up to 18 MB) kept the
- * backend 60-100 % busy for 20 s of every minute, and every request and signal in those seconds waited behind it:
- * Flux Fleet's entity page p50 was 11 ms outside a round and 20-30 ms inside one (profile of 2026-12-05).
- */
-export const ROUND_SPREAD = 0.75;
 
 /** True when a measurement has at least one figure read from metrics (container limits do not count). */
 export function hasFigures(m: ControllerMeasurement | undefined): boolean {
@@ -133,7 +123,7 @@ export class CapacityCollector implements CapacitySource {
       },
       initialDelay: { seconds: 5 },
       signal: this.abort.signal,
-      fn: roundSignal => this.collect(roundSignal, settings.scrapeIntervalMs * ROUND_SPREAD),
+      fn: roundSignal => this.collect(roundSignal),
     });
   }
 
@@ -186,23 +176,20 @@ export class CapacityCollector implements CapacitySource {
    * One round: measures every controller of every cluster this replica collects; never throws. `roundSignal` is
    * the scheduler's, aborted when the round outlives its timeout (twice the interval): the clusters not measured
    * by then keep their last measurements. Without it, a round at fleet L on an overloaded machine went on for 12
-   * minutes (2026-12-04), its requests timing out one after another while the next rounds waited. With
-   * `spreadMs`, the clusters start over that time, each at its offset ({@link ROUND_SPREAD}).
+   * minutes (2026-12-04), its requests timing out one after another while the next rounds waited.
    */
-  async collect(roundSignal?: AbortSignal, spreadMs = 0): Promise<void> {
+  async collect(roundSignal?: AbortSignal): Promise<void> {
     const signal = roundSignal ? AbortSignal.any([this.abort.signal, roundSignal]) : this.abort.signal;
     this.podProxy?.beginRound();
-    const configured = [...this.options.clients.keys()];
-    const clusters = configured.filter(c => (this.options.collects?.(c) ?? true) && this.listed(c));
+    const clusters = [...this.options.clients.keys()].filter(
+      c => (this.options.collects?.(c) ?? true) && this.listed(c),
+    );
     const counts = await Promise.all(
-      clusters.map(async cluster => {
-        // by its place among all configured clusters: the same offset in every round, whoever is left out
-        const offsetMs = (spreadMs * configured.indexOf(cluster)) / configured.length;
-        if (offsetMs > 0) await sleep(offsetMs, signal);
-        return this.limitClusters(() =>
+      clusters.map(cluster =>
+        this.limitClusters(() =>
           signal.aborted ? Promise.resolve(undefined) : this.collectCluster(cluster, signal),
-        );
-      }),
+        ),
+      ),
     );
     const done = counts.filter(c => c !== undefined).length;
     if (roundSignal?.aborted && !this.abort.signal.aborted) {
