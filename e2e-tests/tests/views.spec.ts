@@ -28,8 +28,10 @@ const VIEWS: Array<{
     name: 'revision-matrix',
     path: '/catalog/default/component/checkout/flux-fleet',
     ready: 'flux-fleet-revision-matrix',
+    // to the top of the view: "if needed" did not scroll when the deploy answer was short and the matrix already
+    // showed, and the screenshot was the entity tab's again
     open: async page =>
-      page.getByTestId('flux-fleet-revision-matrix').scrollIntoViewIfNeeded(),
+      page.getByTestId('flux-fleet-revision-matrix').evaluate(el => el.scrollIntoView({ block: 'start' })),
   },
   {
     name: 'fleet-overview',

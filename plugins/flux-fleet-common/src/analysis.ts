@@ -129,7 +129,7 @@ export function measuredUtilisationSignature(
   if (!measured || measured.size === 0) return '';
   const parts: string[] = [];
   for (const load of loads) {
-    const id = `${load.instance}/${load.controller}`;
+    const id = controllerId(load.instance, load.controller);
     const u = measured.get(id);
     if (u === undefined) continue;
     if (u > 1) parts.push(`${id}=${Math.round(u * 100)}`);
@@ -528,7 +528,7 @@ function summarise(
   // the finding: the busiest controller of each shard by measured utilisation where measured, else estimated
   const overloaded = new Map<string, { load: ControllerLoad; utilisation: number; measured: boolean }>();
   for (const load of loads) {
-    const measured = measuredUtilisation?.get(`${load.instance}/${load.controller}`);
+    const measured = measuredUtilisation?.get(controllerId(load.instance, load.controller));
     const utilisation = measured ?? load.utilisation;
     const key = shardKey(load.instance, load.shard);
     if (utilisation > 1 && utilisation > (overloaded.get(key)?.utilisation ?? 1)) {
