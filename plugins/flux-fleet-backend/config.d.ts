@@ -165,7 +165,10 @@ export interface Config {
       enabled?: boolean;
       /** How often every controller is measured, in seconds (at least 5). Default 60. */
       scrapeIntervalSeconds?: number;
-      /** The window Prometheus rates and quantiles cover, in seconds. Default 300. */
+      /**
+       * The window Prometheus rates and quantiles cover, in seconds, and the longest time between two pod-proxy
+       * scrapes of a controller (see `podProxy.bytesPerMinute`). Default 300.
+       */
       windowSeconds?: number;
       /** How many hours of measurements are kept per controller for charts (one per interval; 0 to 48). Default 3. */
       historyHours?: number;
@@ -182,6 +185,13 @@ export interface Config {
          * held). Default 33554432 (32 MiB): a controller's exposition grows by about 1.6 KB per object it reconciles.
          */
         maxBodyBytes?: number;
+        /**
+         * Bytes a minute a controller's pods may answer on average. A controller whose answer is larger is scraped
+         * every few rounds instead of every round, at most `windowSeconds` apart, and keeps its last figures
+         * between (their window is then the longer time between its scrapes). Default 4194304 (4 MiB, about 2,600
+         * objects' histograms): a pod-proxy scrape passes through the cluster's API server.
+         */
+        bytesPerMinute?: number;
       };
       /** A Prometheus server that scrapes the controllers, asked through its HTTP API (`/api/v1/query`). */
       prometheus?: {

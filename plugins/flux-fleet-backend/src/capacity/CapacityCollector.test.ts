@@ -37,6 +37,7 @@ const settings = (
     concurrency: 4,
     timeoutMs: 2000,
     maxBodyBytes: 1024 * 1024,
+    bytesPerMinute: 1024 * 1024,
   },
   prometheus: prometheusUrl
     ? {
@@ -162,6 +163,33 @@ describe('CapacityCollector', () => {
     expect(b.history(key)).toHaveLength(2);
   });
 
+  it('keeps one point of history per scrape of a controller scraped every few rounds, not one per round', async () => {
+    let now = 1_700_000_000_000;
+    const collector = new CapacityCollector({
+      settings: settings(undefined, {
+        historyPoints: 20,
+        podProxy: { enabled: true, concurrency: 4, timeoutMs: 2000, maxBodyBytes: 1 << 20, bytesPerMinute: 1024 },
+      }),
+      directory,
+      clients: new Map([['eu-1', eu.client('eu-1')]]),
+      logger: mockServices.logger.mock(),
+      now: () => now,
+    });
+    const scrapes = () => eu.requests.filter(p => p.endsWith('/proxy/metrics')).length;
+    const before = scrapes();
+    for (let round = 0; round < 12; round++) {
+      await collector.collect();
+      now += 60_000;
+    }
+    const scraped = scrapes() - before;
+    // its answer is over 1 KiB a minute: scraped in fewer rounds than 12, at least every fifth (the 300 s window)
+    expect(scraped).toBeLessThan(12);
+    expect(scraped).toBeGreaterThanOrEqual(4);
+    const history = collector.history('eu-1/flux-system/kustomize-controller');
+    expect(history).toHaveLength(scraped);
+    expect(new Set(history.map(p => p.measuredAt)).size).toBe(scraped);
+  });
+
   it('ends a round its scheduler cut short at once: the clusters measured keep the round, the others their last readings', async () => {
     const ap = new FakeClusterApi();
     await ap.start();
@@ -169,7 +197,7 @@ describe('CapacityCollector', () => {
       ap.set({ namespace: 'flux-system', name: 'kustomize-controller', pods: { 'kc-ap': { hang: true } } });
       const logger = mockServices.logger.mock();
       const collector = new CapacityCollector({
-        settings: settings(undefined, { podProxy: { enabled: true, concurrency: 4, timeoutMs: 5000, maxBodyBytes: 1 << 20 } }),
+        settings: settings(undefined, { podProxy: { enabled: true, concurrency: 4, timeoutMs: 5000, maxBodyBytes: 1 << 20, bytesPerMinute: 1 << 22 } }),
         directory: {
           instances: (cluster?: string) =>
             [instances[0], instance('ap-1', [controller('ap-1', 'kustomize-controller', 'kustomize-controller')])].filter(
@@ -328,6 +356,7 @@ describe('CapacityCollector', () => {
           concurrency: 1,
           timeoutMs: 1000,
           maxBodyBytes: 1024,
+          bytesPerMinute: 1024,
         },
       },
       'not measured: fluxFleet.capacity.prometheus is not set and fluxFleet.capacity.podProxy.enabled is false',

@@ -97,6 +97,7 @@ export class CapacityCollector implements CapacitySource {
         settings.podProxy,
         createLimiter(settings.podProxy.concurrency),
         intervalSeconds,
+        settings.windowMs / 1000,
         now,
       );
     }
@@ -294,7 +295,8 @@ export class CapacityCollector implements CapacitySource {
         measurement,
         bySource: bySource.get(key)!,
       });
-      if (measurement) this.remember(key, measurement);
+      // a controller scraped every few rounds answers its last measurement between: one point of history
+      if (measurement && measurement !== before?.measurement) this.remember(key, measurement);
       this.logChange(key, before, measurement, reasons.get(key)!);
     }
     return { measured: chosen.size, total: controllers.length };

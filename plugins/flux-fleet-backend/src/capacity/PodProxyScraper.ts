@@ -6,8 +6,10 @@ import type { PodProxySettings } from '../config/FleetConfig';
 import { httpGetLimited, LimitedGetError } from './httpGetLimited';
 import { isCapacityLine, parseExposition } from './parseExposition';
 
-/** A scrape or the sentence saying why there is none. */
-export type ScrapeOutcome = { scrape: PodScrape } | { problem: string };
+/** A scrape (and the bytes its answer had before the filter) or the sentence saying why there is none. */
+export type ScrapeOutcome =
+  | { scrape: PodScrape; bytes: number }
+  | { problem: string };
 
 /** Runs a task when one of a bounded number of slots is free (see `createLimiter`). */
 export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
@@ -92,6 +94,7 @@ export class PodProxyScraper {
           at: this.now(),
           samples: parseExposition(answer.body),
         },
+        bytes: answer.bytes,
       };
     } catch (error) {
       return say(`cannot read the scrape: ${(error as Error).message}`);

@@ -37,9 +37,11 @@ describe('PodProxySource', () => {
         concurrency: 3,
         timeoutMs: 500,
         maxBodyBytes: 1024 * 1024,
+        bytesPerMinute: 1024 * 1024,
       },
       createLimiter(3),
       60,
+      300,
       () => now,
     );
     const client = api.client('eu-1');
@@ -239,9 +241,11 @@ describe('PodProxySource', () => {
         concurrency: 2,
         timeoutMs: 2000,
         maxBodyBytes: 1024 * 1024,
+        bytesPerMinute: 1024 * 1024,
       },
       createLimiter(2),
       60,
+      300,
     );
     deploy('helm-controller', {}, { podListStatus: 403 });
     const [m] = await source.measureCluster(api.client('eu-1'), [
@@ -250,5 +254,112 @@ describe('PodProxySource', () => {
     expect(m.problems).toEqual([
       'cannot list its pods: the credentials lack list on pods (see the ClusterRole in the README)',
     ]);
+  });
+
+  it('scrapes a controller whose answer is over bytesPerMinute every few rounds, spread over the cycle, and keeps its figures between', async () => {
+    let now = 1_700_000_000_000;
+    const small = exposition({ reconciles: 0 }).length;
+    const budget = small + 200;
+    // a large controller answers 3.5 times the budget a round (Flux's per-object histograms make a real one large;
+    // a comment has an exact size, and capacity drops both unread)
+    const padding = `# ${'x'.repeat(Math.round(3.5 * budget) - small - 3)}\n`;
+    const large = ['kc-a', 'kc-b', 'kc-c', 'kc-d', 'kc-e', 'kc-f'];
+    const source = new PodProxySource(
+      { enabled: true, concurrency: 4, timeoutMs: 2000, maxBodyBytes: 1024 * 1024, bytesPerMinute: budget },
+      createLimiter(4),
+      60,
+      300,
+      () => now,
+    );
+    const client = api.client('eu-1');
+    const all = [controller('source-controller', 'source-controller'), ...large.map(n => controller(n, 'kustomize-controller'))];
+    const answer = (round: number) => {
+      api.set({ namespace: 'flux-system', name: 'source-controller', pods: { 'sc-pod': { text: exposition({ reconciles: 60 * round }) } } });
+      for (const name of large)
+        api.set({ namespace: 'flux-system', name, pods: { [`${name}-pod`]: { text: exposition({ reconciles: 60 * round }) + padding } } });
+    };
+    const scrapedIn = new Map<string, number[]>();
+    const measured: ControllerMeasurement[][] = [];
+    for (let round = 1; round <= 14; round++) {
+      answer(round);
+      const asked = api.requests.length;
+      source.beginRound();
+      measured.push(await source.measureCluster(client, all));
+      for (const path of api.requests.slice(asked)) {
+        const pod = /pods\/([^/:]+):\d+\/proxy\/metrics$/.exec(path)?.[1];
+        if (pod) scrapedIn.set(pod, [...(scrapedIn.get(pod) ?? []), round]);
+      }
+      now += 60_000;
+    }
+
+    // within the budget: every round
+    expect(scrapedIn.get('sc-pod')).toEqual(Array.from({ length: 14 }, (_, i) => i + 1));
+    // 3.5 times the budget: every 4th round once it has rates (the first two rounds give them), its first wait
+    // a share of the cycle
+    const firstOfCycle = new Set<number>();
+    for (const name of large) {
+      const rounds = scrapedIn.get(`${name}-pod`)!;
+      expect(rounds.slice(0, 2)).toEqual([1, 2]);
+      expect(rounds[2] - 2).toBeGreaterThanOrEqual(1);
+      expect(rounds[2] - 2).toBeLessThanOrEqual(4);
+      expect(rounds.slice(3).map((r, i) => r - rounds[i + 2])).toEqual(rounds.slice(3).map(() => 4));
+      firstOfCycle.add(rounds[2] % 4);
+    }
+    // spread: the six large controllers do not all fall due in the same round
+    expect(firstOfCycle.size).toBeGreaterThan(1);
+
+    // between two scrapes a large controller answers its last measurement; the next covers the whole time between
+    const kcA = scrapedIn.get('kc-a-pod')!;
+    const ofRound = (round: number) => measured[round - 1].find(m => m.deployment === 'kc-a')!;
+    const [at, next] = [kcA[3], kcA[4]];
+    expect(ofRound(at + 1)).toBe(ofRound(at));
+    expect(ofRound(next)).toMatchObject({ windowSeconds: 240, reconcilesPerSecond: 1, problems: [] });
+    expect(ofRound(next).measuredAt).not.toBe(ofRound(at).measuredAt);
+    expect(source.roundsApart(3.5 * budget)).toBe(4);
+    expect(source.roundsApart(100 * small)).toBe(5);
+  });
+
+  it('scrapes a spaced controller again the next round when its scrape fails, with rates from its last good one', async () => {
+    let now = 1_700_000_000_000;
+    const source = new PodProxySource(
+      { enabled: true, concurrency: 2, timeoutMs: 2000, maxBodyBytes: 1024 * 1024, bytesPerMinute: 1024 },
+      createLimiter(2),
+      60,
+      600,
+      () => now,
+    );
+    const client = api.client('eu-1');
+    const kc = [controller('kustomize-controller', 'kustomize-controller')];
+    const scraped: number[] = [];
+    let failing = false;
+    let afterFailure: ControllerMeasurement | undefined;
+    let failedScrape: ControllerMeasurement | undefined;
+    for (let round = 1; round <= 16; round++) {
+      // good in the first two rounds, then failing until the round it is due, good again after
+      failing = round >= 3 && !scraped.some(r => r >= 3);
+      deploy('kustomize-controller', {
+        'kc-pod': failing
+          ? { status: 503, body: 'unavailable' }
+          : { text: `${exposition({ reconciles: 60 * round })}# ${'x'.repeat(20_000)}\n` },
+      });
+      const asked = api.requests.length;
+      source.beginRound();
+      const [m] = await source.measureCluster(client, kc);
+      const wasScraped = api.requests.slice(asked).some(p => p.endsWith('/proxy/metrics'));
+      if (wasScraped) scraped.push(round);
+      if (wasScraped && failing) failedScrape = m;
+      if (scraped.length === 4 && wasScraped) afterFailure = m;
+      now += 60_000;
+    }
+    // 20 KB a round against 1 KiB a minute: 10 rounds apart, the most a 600 s window allows
+    const [first, second, failed, retried, ...rest] = scraped;
+    expect([first, second]).toEqual([1, 2]);
+    expect(failed).toBeGreaterThan(2);
+    expect(failed).toBeLessThanOrEqual(12);
+    expect(failedScrape?.problems).toEqual(['pod kc-pod: the scrape answered 503 Service Unavailable: unavailable']);
+    expect(retried).toBe(failed + 1);
+    // the failed scrape kept round 2's as the last good one: the rates cover the time since
+    expect(afterFailure).toMatchObject({ windowSeconds: (retried - 2) * 60, reconcilesPerSecond: 1, problems: [] });
+    for (const r of rest) expect(r - retried).toBeGreaterThanOrEqual(1);
   });
 });

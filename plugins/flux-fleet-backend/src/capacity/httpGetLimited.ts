@@ -17,6 +17,8 @@ export interface LimitedGetAnswer {
   status: number;
   contentType?: string;
   body: string;
+  /** Bytes of the body received, before `keepLine` dropped any. */
+  bytes: number;
 }
 
 /** Limits of one request. */
@@ -117,6 +119,7 @@ export function httpGetLimited(
             status: res.statusCode ?? 0,
             contentType: res.headers['content-type'],
             body: body.text(),
+            bytes: size,
           }),
         );
       },

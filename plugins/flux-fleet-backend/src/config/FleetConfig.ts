@@ -104,6 +104,8 @@ export interface PodProxySettings {
   timeoutMs: number;
   /** A scrape answering more than this many bytes fails while it streams. */
   maxBodyBytes: number;
+  /** Bytes a minute a controller's pods may answer; a controller answering more is scraped every few rounds. */
+  bytesPerMinute: number;
 }
 
 /** How Flux Fleet authenticates to a Prometheus server. */
@@ -128,7 +130,7 @@ export interface CapacitySettings {
   enabled: boolean;
   /** How often controllers are measured. */
   scrapeIntervalMs: number;
-  /** The window Prometheus rates and quantiles cover. */
+  /** The window Prometheus rates and quantiles cover, and the longest between two pod-proxy scrapes of a controller. */
   windowMs: number;
   /** Measurements kept per controller for charts (one per interval). */
   historyPoints: number;

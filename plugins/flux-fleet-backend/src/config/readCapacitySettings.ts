@@ -126,6 +126,15 @@ export function readCapacitySettings(config: Config): CapacitySettings {
       1024,
       256 * 1024 * 1024,
     ),
+    bytesPerMinute: readWhole(
+      config,
+      `${KEY}.podProxy.bytesPerMinute`,
+      // about 2,600 objects' histograms (1.58 KB each): every controller of fleet M (the largest, 2,496 objects,
+      // answers 3.9 MB) is scraped each round; at fleet L, those of 10,000 objects (18 MB) every fifth
+      4 * 1024 * 1024,
+      1024,
+      1024 * 1024 * 1024,
+    ),
   };
   if (podProxy.timeoutMs >= scrapeIntervalMs) {
     throw new FleetConfigError(
