@@ -74,6 +74,16 @@ export interface ClusterHealth {
 }
 
 /**
+ * What an entity's view says of a cluster (`EntityView.clusters`): its health without the fleet-wide counts and
+ * versions an entity's page does not show (`GET /clusters` answers them). With them, the clusters were a quarter of
+ * an entity view's answer at fleet L (61 clusters, 45 of 195 KB).
+ */
+export type EntityClusterHealth = Omit<
+  ClusterHealth,
+  'objectCount' | 'countsByKind' | 'fluxVersions' | 'servedVersions' | 'malformedCount'
+>;
+
+/**
  * An object of a cluster that was malformed as read (`GET /malformed`): `skipped` when it could not be read at all
  * (no name, not an object…), `read` when it is served with some fields ignored or cut (its `problems`).
  */
@@ -243,7 +253,7 @@ export interface EntityView {
   /** How many objects the entity links: more than `objects` holds when the answer was cut at the limit. */
   totalCount?: number;
   /** Health of every cluster that holds one of its objects, and of every cluster not synced. */
-  clusters: ClusterHealth[];
+  clusters: EntityClusterHealth[];
   /**
    * The instances that own one of its objects (their Flux version, operator-managed or not), each listing only the
    * controllers that reconcile (or contest) the entity's objects. Optional: when absent the frontend asks

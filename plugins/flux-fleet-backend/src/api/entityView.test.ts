@@ -43,6 +43,36 @@ describe('buildEntityView', () => {
     expect(view).toMatchObject({ entityRef: 'component:default/api', link: { kubernetesId: 'api' } });
   });
 
+  it('answers each cluster’s health without the fleet-wide counts and versions, which the entity’s page does not show', () => {
+    const full: ClusterHealth = {
+      name: 'prod',
+      status: 'lagging',
+      synced: false,
+      objectCount: 5120,
+      countsByKind: { Kustomization: 4000, HelmRelease: 1120 },
+      lastEventAt: '2026-12-05T18:00:00.000Z',
+      lagMs: 2500,
+      malformedCount: 2,
+      behind: [{ watch: 'HelmRelease', reason: 'relisting', lagMs: 2500 }],
+      fluxVersions: ['v2.7.3'],
+      servedVersions: { 'kustomize.toolkit.fluxcd.io': 'v1' },
+      readOnly: true,
+      environment: 'production',
+      environmentSource: { from: 'config' },
+      lastError: 'cluster prod: relisting HelmRelease after 410 Gone',
+    };
+    const view = buildEntityView({ entityRef: 'component:default/api', link: { kubernetesId: 'api' } }, [object('prod', {})], {
+      clusters: [full],
+      instances: () => [],
+    });
+    const { objectCount, countsByKind, fluxVersions, servedVersions, malformedCount, ...kept } = full;
+    expect(view.clusters).toEqual([kept]);
+    // what the page shows of a cluster stays: its status and why, lag, environment, whether actions may write
+    expect(Object.keys(view.clusters[0]).sort()).toEqual(
+      ['behind', 'environment', 'environmentSource', 'lagMs', 'lastError', 'lastEventAt', 'name', 'readOnly', 'status', 'synced'],
+    );
+  });
+
   it('has no instances for an entity without objects, but still the clusters that are listing', () => {
     const view = buildEntityView({ entityRef: 'component:default/none', link: { kubernetesId: 'none' } }, [], {
       clusters: [health('prod', true), health('listing', false)],

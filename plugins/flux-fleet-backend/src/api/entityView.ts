@@ -1,5 +1,6 @@
 import type {
   ClusterHealth,
+  EntityClusterHealth,
   EntityLink,
   EntityView,
   FleetObject,
@@ -58,9 +59,24 @@ export function entityViewContext(
     }
   }
   return {
-    clusters: fleet.clusters.filter(c => clusterNames.has(c.name) || !c.synced),
+    clusters: fleet.clusters
+      .filter(c => clusterNames.has(c.name) || !c.synced)
+      .map(entityClusterHealth),
     instances,
   };
+}
+
+/** A cluster's health as an entity's view answers it: without its fleet-wide counts and versions. */
+export function entityClusterHealth(health: ClusterHealth): EntityClusterHealth {
+  const {
+    objectCount: _objectCount,
+    countsByKind: _countsByKind,
+    fluxVersions: _fluxVersions,
+    servedVersions: _servedVersions,
+    malformedCount: _malformedCount,
+    ...rest
+  } = health;
+  return rest;
 }
 
 /** A catalog entity's view (`GET /entity/…`, rules §6) of its objects: see {@link entityViewContext}. */

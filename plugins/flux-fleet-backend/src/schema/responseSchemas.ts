@@ -7,6 +7,7 @@ import {
   ActionResult,
   ClusterHealth,
   ENFORCEMENT_LEVELS,
+  EntityClusterHealth,
   EntityView,
   MalformedObject,
   Finding,
@@ -89,6 +90,11 @@ export const clusterHealthSchema = z
       .optional(),
   })
   .register(apiSchemas, { id: 'ClusterHealth' }) satisfies z.ZodType<ClusterHealth>;
+
+export const entityClusterHealthSchema = clusterHealthSchema
+  .omit({ objectCount: true, countsByKind: true, fluxVersions: true, servedVersions: true, malformedCount: true })
+  .describe("a cluster's health as GET /clusters answers it, without its fleet-wide counts and versions")
+  .register(apiSchemas, { id: 'EntityClusterHealth' }) satisfies z.ZodType<EntityClusterHealth>;
 
 const reconcileState = z
   .object({
@@ -332,7 +338,7 @@ export const entityViewSchema = z
       .int()
       .optional()
       .describe('how many objects the entity links; more than objects holds when the answer was cut at limit'),
-    clusters: z.array(clusterHealthSchema),
+    clusters: z.array(entityClusterHealthSchema),
     instances: z.array(instanceSummarySchema).optional(),
   })
   .register(apiSchemas, { id: 'EntityView' }) satisfies z.ZodType<EntityView>;

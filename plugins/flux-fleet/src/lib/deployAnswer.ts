@@ -3,7 +3,7 @@
  * deploys, grouped by environment, from the entity view and the revisions its reconcilers' sources hold.
  */
 import {
-  ClusterHealth,
+  EntityClusterHealth,
   compareRevisions,
   FleetObject,
   fluxCliCommands,
@@ -71,7 +71,7 @@ const ENVIRONMENT_WORDS: ReadonlyArray<[RegExp, string]> = [
  */
 export function environmentOf(
   cluster: string,
-  health?: Pick<ClusterHealth, 'name'> & { environment?: string },
+  health?: Pick<EntityClusterHealth, 'name'> & { environment?: string },
 ): string {
   if (health?.environment) return health.environment;
   const words = cluster.toLowerCase().split(/[-_.]/);
@@ -233,7 +233,7 @@ export function compareVerdicts(a: DeployVerdict, b: DeployVerdict): number {
  */
 export function deployAnswer(
   objects: readonly FleetObject[],
-  clusters: readonly ClusterHealth[],
+  clusters: readonly EntityClusterHealth[],
   sourceRevisions: ReadonlyMap<string, string>,
 ): DeployLine[] {
   const byCluster = new Map<string, FleetObject[]>();

@@ -9,7 +9,7 @@ import TableRow from '@material-ui/core/TableRow';
 import Tooltip from '@material-ui/core/Tooltip';
 import Typography from '@material-ui/core/Typography';
 import {
-  ClusterHealth,
+  EntityClusterHealth,
   FleetObject,
   FluxObjectRef,
   RECONCILER_KINDS,
@@ -77,7 +77,7 @@ function rowsOf(objects: readonly FleetObject[]): MatrixRow[] {
 export const RevisionMatrix = memo(
   (props: {
     objects: readonly FleetObject[];
-    clusters: readonly ClusterHealth[];
+    clusters: readonly EntityClusterHealth[];
     onOpen?: (ref: FluxObjectRef) => void;
   }) => {
     const classes = useStyles();

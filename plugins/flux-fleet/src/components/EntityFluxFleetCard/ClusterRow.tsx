@@ -2,7 +2,7 @@ import Box from '@material-ui/core/Box';
 import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
 import {
-  ClusterHealth,
+  EntityClusterHealth,
   FleetObject,
   FluxObjectRef,
   InstanceSummary,
@@ -30,7 +30,7 @@ export const CARD_OBJECTS_PER_CLUSTER = 5;
 export const ClusterRow = (props: {
   cluster: string;
   objects: FleetObject[];
-  health?: ClusterHealth;
+  health?: EntityClusterHealth;
   instances: InstanceSummary[];
   onOpen: (ref: FluxObjectRef) => void;
   onChanged: () => void;

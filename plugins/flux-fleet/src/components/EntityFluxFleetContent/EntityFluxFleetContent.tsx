@@ -9,7 +9,7 @@ import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import {
-  ClusterHealth,
+  EntityClusterHealth,
   FleetObject,
   FluxObjectRef,
 } from '@flux-fleet/plugin-flux-fleet-common';
@@ -39,7 +39,7 @@ import { EntityObjectFilters } from './EntityObjectFilters';
 import { NO_FILTER, matchesFilter } from './entityObjectFilter';
 
 function columns(
-  clusters: ClusterHealth[],
+  clusters: EntityClusterHealth[],
   open: (ref: FluxObjectRef) => void,
   refresh: () => void,
 ): TableColumn<FleetObject>[] {

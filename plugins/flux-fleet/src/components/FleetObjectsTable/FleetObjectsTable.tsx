@@ -16,7 +16,7 @@ import TableSortLabel from '@material-ui/core/TableSortLabel';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import {
-  ClusterHealth,
+  EntityClusterHealth,
   FluxObjectRef,
   ObjectQuery,
 } from '@flux-fleet/plugin-flux-fleet-common';
@@ -67,7 +67,7 @@ const SORTABLE: Array<{ title: string; sort?: SortField }> = [
  * `flux-fleet-object-filters`; buttons "Previous page", "Next page"; the page size select "Rows per page".
  */
 export const FleetObjectsTable = (props: {
-  clusters: ClusterHealth[];
+  clusters: EntityClusterHealth[];
   filters: ObjectFilters;
   onFiltersChange: (filters: ObjectFilters) => void;
   onOpen: (ref: FluxObjectRef) => void;

@@ -8,7 +8,7 @@ import MenuItem from '@material-ui/core/MenuItem';
 import Typography from '@material-ui/core/Typography';
 import MoreVertIcon from '@material-ui/icons/MoreVert';
 import {
-  ClusterHealth,
+  EntityClusterHealth,
   FleetObject,
   SIGNAL_CHANNELS,
 } from '@flux-fleet/plugin-flux-fleet-common';
@@ -59,7 +59,7 @@ const PendingActionWatcher = (props: {
  */
 export const ObjectActions = (props: {
   object: FleetObject;
-  cluster?: ClusterHealth;
+  cluster?: EntityClusterHealth;
   variant?: 'menu' | 'buttons';
   /** Called once an action has settled, so the view can show the object's new state. */
   onChanged?: () => void;

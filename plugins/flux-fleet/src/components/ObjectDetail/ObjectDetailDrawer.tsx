@@ -4,7 +4,7 @@ import IconButton from '@material-ui/core/IconButton';
 import Typography from '@material-ui/core/Typography';
 import CloseIcon from '@material-ui/icons/Close';
 import {
-  ClusterHealth,
+  EntityClusterHealth,
   FluxObjectRef,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { objectTitle } from '../../lib/objectKey';
@@ -17,7 +17,7 @@ import { ObjectDetailPanel } from './ObjectDetailPanel';
  */
 export const ObjectDetailDrawer = (props: {
   objectRef?: FluxObjectRef;
-  clusters?: ClusterHealth[];
+  clusters?: EntityClusterHealth[];
   onClose: () => void;
   onChanged?: () => void;
 }) => {

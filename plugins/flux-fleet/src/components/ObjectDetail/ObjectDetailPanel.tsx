@@ -6,7 +6,7 @@ import Divider from '@material-ui/core/Divider';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import {
-  ClusterHealth,
+  EntityClusterHealth,
   FluxObjectRef,
   RECONCILER_KINDS,
   SIGNAL_CHANNELS,
@@ -49,7 +49,7 @@ const Section = (props: { title: string; children: ReactNode }) => (
  */
 export const ObjectDetailPanel = (props: {
   objectRef: FluxObjectRef;
-  cluster?: ClusterHealth;
+  cluster?: EntityClusterHealth;
   /** Called when an action on the object has settled, so the view behind can refresh too. */
   onChanged?: () => void;
 }) => {

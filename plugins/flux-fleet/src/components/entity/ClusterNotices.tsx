@@ -1,6 +1,6 @@
 import Box from '@material-ui/core/Box';
 import Alert from '@material-ui/lab/Alert';
-import { ClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
+import { EntityClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
 import { ageOf } from '../../lib/relativeTime';
 
 /** A lag in seconds, one decimal. */
@@ -9,14 +9,14 @@ function lagSeconds(ms: number | undefined): string {
 }
 
 /** " (Kustomization throttled, HelmRelease relisting)": what is behind and why (rules §15). */
-function behindText(cluster: ClusterHealth): string {
+function behindText(cluster: EntityClusterHealth): string {
   const behind = cluster.behind ?? [];
   return behind.length === 0 ? '' : ` (${behind.map(b => `${b.watch} ${b.reason}`).join(', ')})`;
 }
 
 /** What a cluster's health means for what the view shows, or nothing when it is synced. */
 export function clusterNotice(
-  cluster: ClusterHealth,
+  cluster: EntityClusterHealth,
 ): { severity: 'error' | 'warning' | 'info'; text: string } | undefined {
   const since = cluster.unreachableSince
     ? ` for ${ageOf(cluster.unreachableSince)}`
@@ -59,7 +59,7 @@ export function clusterNotice(
  *
  * Test ids: `flux-fleet-cluster-notice-<cluster>`.
  */
-export const ClusterNotices = (props: { clusters: ClusterHealth[] }) => {
+export const ClusterNotices = (props: { clusters: EntityClusterHealth[] }) => {
   const notices = props.clusters
     .map(cluster => ({ cluster, notice: clusterNotice(cluster) }))
     .filter(n => n.notice)
