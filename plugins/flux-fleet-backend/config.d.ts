@@ -188,8 +188,8 @@ export interface Config {
         /**
          * Bytes a minute a controller's pods may answer on average. A controller whose answer is larger is scraped
          * every few rounds instead of every round, at most `windowSeconds` apart, and keeps its last figures
-         * between (their window is then the longer time between its scrapes). Default 4194304 (4 MiB, about 2,600
-         * objects' histograms): a pod-proxy scrape passes through the cluster's API server.
+         * between (their window is then the longer time between its scrapes, as long as Prometheus's at most). Default
+         * 1048576 (1 MiB, about 660 objects' histograms): a pod-proxy scrape passes through the cluster's API server.
          */
         bytesPerMinute?: number;
       };

@@ -27,7 +27,7 @@ describe('readCapacitySettings', () => {
         concurrency: 8,
         timeoutMs: 10_000,
         maxBodyBytes: 32 * 1024 * 1024,
-        bytesPerMinute: 4 * 1024 * 1024,
+        bytesPerMinute: 1024 * 1024,
       },
       prometheus: undefined,
     });
