@@ -24,6 +24,8 @@ interface AdminCluster {
   name: string;
   fluxObjects: number;
   requests: RequestCounts;
+  /** Bytes of metrics expositions the cluster answered so far (pod proxy scrapes). */
+  metricsBytesServed: number;
 }
 
 /** A running simulated fleet. */
@@ -45,6 +47,8 @@ export interface RunningSimulator {
   requestsByUser(): Promise<Record<string, number>>;
   /** Requests through the pod proxy (metrics scrapes) every cluster received so far, summed. */
   podProxyRequests(): Promise<number>;
+  /** Bytes of metrics every cluster answered so far, summed: what scraping the controllers moves. */
+  metricsBytesServed(): Promise<number>;
   /** Every request every cluster received so far, summed: all users, watches, probes and scrapes included. */
   allRequests(): Promise<number>;
   setFault(cluster: string, faults: Partial<Faults>): Promise<void>;
@@ -133,11 +137,11 @@ export async function startSimulator(options: {
     const clusters = readSimulatedClusters(
       readFileSync(kubeconfigPath, 'utf8'),
     );
+    const adminClusters = async (): Promise<AdminCluster[]> =>
+      (await admin<{ items: AdminCluster[] }>(adminUrl, '/clusters')).items;
     /** Every cluster's request counts, from the admin API. */
     const requestCounts = async (): Promise<RequestCounts[]> =>
-      (await admin<{ items: AdminCluster[] }>(adminUrl, '/clusters')).items.map(
-        c => c.requests,
-      );
+      (await adminClusters()).map(c => c.requests);
     return {
       size: options.size,
       adminUrl,
@@ -162,6 +166,9 @@ export async function startSimulator(options: {
       },
       async allRequests() {
         return (await requestCounts()).reduce((sum, r) => sum + r.total, 0);
+      },
+      async metricsBytesServed() {
+        return (await adminClusters()).reduce((sum, c) => sum + (c.metricsBytesServed ?? 0), 0);
       },
       async podProxyRequests() {
         return (await requestCounts())

@@ -22,6 +22,8 @@ export interface CapacityCost {
   scrapesPerMinute: number;
   /** Requests through the pod proxy (the scrapes, retries included), per minute, over the window. */
   podProxyRequestsPerMinute: number;
+  /** Metrics the simulated clusters answered those scrapes, in MB (10^6 bytes) per minute, over the window. */
+  metricsMBPerMinute?: number;
   /** Every request the simulated clusters received, per minute, over the window (watches and scrapes included). */
   clusterRequestsPerMinute: number;
   /** The backend's CPU over the window, in cores (collection, watches, churn, everything). */
@@ -40,6 +42,7 @@ export async function measureCapacityCost(options: {
   const started = Date.now();
   const requestsBefore = await simulator.allRequests();
   const proxyBefore = await simulator.podProxyRequests();
+  const bytesBefore = await simulator.metricsBytesServed();
   const cpuBefore = options.cpuSeconds();
   /** Each controller's distinct measurement times within the window: one per round that measured it. */
   const rounds = new Map<string, Set<string>>();
@@ -56,6 +59,7 @@ export async function measureCapacityCost(options: {
   }
   const seconds = (Date.now() - started) / 1000;
   const proxied = (await simulator.podProxyRequests()) - proxyBefore;
+  const bytes = (await simulator.metricsBytesServed()) - bytesBefore;
   const requests = (await simulator.allRequests()) - requestsBefore;
   const cores = (options.cpuSeconds() - cpuBefore) / seconds;
   const controllers = last?.items.flatMap(i => i.controllers) ?? [];
@@ -70,6 +74,7 @@ export async function measureCapacityCost(options: {
     rounds: roundsSeen,
     scrapesPerMinute: perMinute(scrapes),
     podProxyRequestsPerMinute: perMinute(proxied),
+    metricsMBPerMinute: Math.round(((bytes / 1e6) * 60) / seconds),
     clusterRequestsPerMinute: perMinute(requests),
     backendCores: Math.round(cores * 100) / 100,
   };

@@ -124,6 +124,7 @@ function results(overrides: Partial<BenchResults> = {}): BenchResults {
         rounds: 2,
         scrapesPerMinute: 193,
         podProxyRequestsPerMinute: 195,
+        metricsMBPerMinute: 1_380,
         clusterRequestsPerMinute: 260,
         backendCores: 0.41,
       },
@@ -171,6 +172,7 @@ describe('renderReport', () => {
   it('says what collecting capacity figures costs', () => {
     expect(report).toContain('| controllers measured from their metrics | 211 of 211 |');
     expect(report).toContain('| pod proxy requests per minute | 195 |');
+    expect(report).toContain('| metrics the clusters answered those requests, per minute | 1,380 MB |');
     expect(report).toContain('| backend CPU over the window (collection, watches, churn, everything) | 0.41 cores |');
   });
 

@@ -341,6 +341,10 @@ function capacitySection(c: CapacityCost): string {
       ],
       ['controller pods scraped per minute', count(c.scrapesPerMinute)],
       ['pod proxy requests per minute', count(c.podProxyRequestsPerMinute)],
+      // absent from the results of runs before the simulator counted them
+      ...(c.metricsMBPerMinute === undefined
+        ? []
+        : [['metrics the clusters answered those requests, per minute', `${count(c.metricsMBPerMinute)} MB`]]),
       [
         'every cluster request of the backend per minute (watches, probes and controller lookups included)',
         count(c.clusterRequestsPerMinute),

@@ -195,6 +195,7 @@ export async function startFleetSim(
           objects: s.cluster.store.counts(),
           resourceVersion: s.cluster.store.resourceVersion,
           requests: s.requests.snapshot(),
+          metricsBytesServed: s.cluster.metrics.bytesServed(),
         })),
       hasCluster: name => byName.has(name),
       setFault,

@@ -58,6 +58,8 @@ export class ClusterMetrics {
    * hold a history (Prometheus rates need two samples, not a fresh process) and an overload has built a queue.
    */
   private readonly startedAt = Date.now() - WARM_UP_MS;
+  /** Bytes of the expositions served (pod proxy and scrape targets alike), for what a scraper costs the cluster. */
+  private served = 0;
 
   constructor(private readonly cluster: MetricsSource) {
     cluster.store.subscribe(event => {
@@ -151,6 +153,11 @@ export class ClusterMetrics {
     this.states.set(key, fresh);
   }
 
+  /** Bytes of metrics answered so far: the expositions of every scrape, through the pod proxy or a scrape target. */
+  bytesServed(): number {
+    return this.served;
+  }
+
   /** Answers a scrape of a pod's `/metrics`, with the pod's fault. */
   serve(pod: ControllerPod, res: ServerResponse): void {
     const fault = this.cluster.faults.podMetrics[pod.name];
@@ -190,13 +197,18 @@ export class ClusterMetrics {
       return;
     }
     res.writeHead(200, { 'Content-Type': EXPOSITION_CONTENT_TYPE });
-    writeChunks(
-      res,
-      renderMetricsChunks(metrics, {
-        nonFinite: fault === 'nan',
-        missing: fault === 'missing',
-      }),
-    );
+    const chunks = renderMetricsChunks(metrics, {
+      nonFinite: fault === 'nan',
+      missing: fault === 'missing',
+    });
+    // counted as the connection takes each chunk (an exposition is ASCII: a character is a byte)
+    writeChunks(res, {
+      next: () => {
+        const chunk = chunks.next();
+        if (!chunk.done) this.served += chunk.value.length;
+        return chunk;
+      },
+    });
   }
 }
 

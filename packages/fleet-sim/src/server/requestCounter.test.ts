@@ -3,6 +3,7 @@ import { startFleetSim, type FleetSim } from '../fleetSim';
 
 interface ClusterItem {
   name: string;
+  metricsBytesServed: number;
   requests: {
     total: number;
     byUser: Record<string, number>;
@@ -21,12 +22,13 @@ describe('request counts on the admin API', () => {
   });
   afterAll(() => sim.close());
 
-  const requestsOf = async (name: string) => {
+  const clusterItem = async (name: string) => {
     const { items } = (await (
       await fetch(`${sim.adminUrl}/clusters`)
     ).json()) as { items: ClusterItem[] };
-    return items.find(c => c.name === name)!.requests;
+    return items.find(c => c.name === name)!;
   };
+  const requestsOf = async (name: string) => (await clusterItem(name)).requests;
 
   it('counts every request a cluster receives by user, and none of another cluster', async () => {
     const [cluster, other] = sim.clusters;
@@ -54,14 +56,17 @@ describe('request counts on the admin API', () => {
     const pods = (await call(cluster, '/api/v1/namespaces/flux-system/pods'))
       .body as { items: { metadata: { name: string } }[] };
     const pod = pods.items[0].metadata.name;
-    const before = await requestsOf(cluster.name);
+    const { requests: before, metricsBytesServed: bytesBefore } = await clusterItem(cluster.name);
     const scrape = await call(
       cluster,
       `/api/v1/namespaces/flux-system/pods/${pod}:8080/proxy/metrics`,
     );
     expect(scrape.status).toBe(200);
     await call(cluster, `/api/v1/namespaces/flux-system/pods/${pod}`);
-    const after = await requestsOf(cluster.name);
+    const { requests: after, metricsBytesServed: bytesAfter } = await clusterItem(cluster.name);
+    // the bytes of the exposition answered, which a benchmark reads as what scraping costs the cluster
+    expect(bytesAfter - bytesBefore).toBe(Buffer.byteLength(scrape.body as string));
+    expect(bytesAfter - bytesBefore).toBeGreaterThan(1000);
     const admin = 'flux-fleet-admin';
     expect({
       all: after.byUser[admin] - before.byUser[admin],
