@@ -24,7 +24,7 @@ interface AdminCluster {
   name: string;
   fluxObjects: number;
   requests: RequestCounts;
-  /** Bytes of metrics expositions the cluster answered so far (pod proxy scrapes). */
+  /** Bytes of metrics expositions the cluster answered so far (pod-proxy scrapes and scrape targets). */
   metricsBytesServed: number;
 }
 
@@ -168,7 +168,7 @@ export async function startSimulator(options: {
         return (await requestCounts()).reduce((sum, r) => sum + r.total, 0);
       },
       async metricsBytesServed() {
-        return (await adminClusters()).reduce((sum, c) => sum + (c.metricsBytesServed ?? 0), 0);
+        return (await adminClusters()).reduce((sum, c) => sum + c.metricsBytesServed, 0);
       },
       async podProxyRequests() {
         return (await requestCounts())
