@@ -1,7 +1,7 @@
 /**
- * What collecting capacity figures costs (issue 12): over a window of whole collection rounds on the product
- * backend (capacity collection on, its default 60 s interval, scraping every controller pod through the pod
- * proxy), the controller pods scraped per minute (pods of the measured controllers × rounds seen in /capacity),
+ * What collecting capacity figures costs (issue 12): over whole collection rounds on the product backend
+ * (capacity collection on, its default 60 s interval, scraping controller pods through the pod proxy), the
+ * controller pods scraped per minute (pods of the measured controllers × rounds seen in /capacity),
  * the pod proxy requests per minute the clusters received, every request per minute the clusters received
  * (watches, probes and controller lookups included; only the backend sends any during the window), and the
  * backend's CPU over the window.
@@ -9,14 +9,18 @@
 import type { CapacityReport } from '@flux-fleet/plugin-flux-fleet-common';
 import type { RunningSimulator } from '../simulator';
 import type { BackendClient } from './backendClient';
+import { RoundEnds } from './roundEnds';
 
 /** The figures of the capacity part. */
 export interface CapacityCost {
+  /** From the end of one round to the end of the last measured (or the time waited, without whole rounds). */
   windowSeconds: number;
+  /** Whether the window spans whole rounds; absent from results of runs before it did. */
+  wholeRounds?: boolean;
   controllers: number;
   /** Controllers whose figures came from their metrics at the end of the window. */
   measuredControllers: number;
-  /** Collection rounds that ended within the window (distinct `measuredAt`). */
+  /** Collection rounds the window spans (without whole rounds: the most distinct `measuredAt` of a controller). */
   rounds: number;
   /** Controller scrapes per minute: one per measured controller per round (the simulator runs one pod each). */
   scrapesPerMinute: number;
@@ -30,52 +34,106 @@ export interface CapacityCost {
   backendCores: number;
 }
 
+/** How long the pod proxy requests must stand still for a round to count as ended (rounds take 2-40 s). */
+const QUIET_MS = 10_000;
+/** How often the simulator's counts are read while waiting for round ends. */
+const POLL_MS = 1_000;
+/** How often the backend's capacity report is read for the controllers' measurement times. */
+const REPORT_POLL_MS = 5_000;
+
+/** The counters at one moment. */
+interface Reading {
+  at: number;
+  proxied: number;
+  bytes: number;
+  requests: number;
+  cpu: number;
+}
+
+/**
+ * Measures over `rounds` whole collection rounds: from the end of one round (RoundEnds) to the end of the
+ * `rounds`-th after it, so each figure per minute is what the rounds cost over the time they take. When no round
+ * ends come within `rounds + 2` intervals (rounds overrunning their interval), it reports the time it waited, with
+ * `wholeRounds: false`.
+ */
 export async function measureCapacityCost(options: {
   client: BackendClient;
   simulator: RunningSimulator;
   cpuSeconds: () => number;
-  windowSeconds: number;
+  rounds: number;
+  intervalSeconds: number;
   log(line: string): void;
 }): Promise<CapacityCost> {
-  const { client, simulator, windowSeconds, log } = options;
-  log(`capacity: ${windowSeconds} s of collection rounds (pod proxy, every controller pod)`);
-  const started = Date.now();
-  const requestsBefore = await simulator.allRequests();
-  const proxyBefore = await simulator.podProxyRequests();
-  const bytesBefore = await simulator.metricsBytesServed();
-  const cpuBefore = options.cpuSeconds();
-  /** Each controller's distinct measurement times within the window: one per round that measured it. */
-  const rounds = new Map<string, Set<string>>();
-  let last: CapacityReport | undefined;
-  while (Date.now() - started < windowSeconds * 1000) {
-    last = await client.get<CapacityReport>('/api/flux-fleet/capacity');
-    for (const c of last.items.flatMap(i => i.controllers)) {
-      if (c.measuredAt && Date.parse(c.measuredAt) >= started) {
-        const key = `${c.cluster}/${c.instance}/${c.controller}`;
-        rounds.set(key, (rounds.get(key) ?? new Set()).add(c.measuredAt));
-      }
+  const { client, simulator, rounds, intervalSeconds, log } = options;
+  log(`capacity: ${rounds} whole collection rounds (pod proxy, every controller pod)`);
+  const read = async (): Promise<Reading> => ({
+    at: Date.now(),
+    proxied: await simulator.podProxyRequests(),
+    bytes: await simulator.metricsBytesServed(),
+    requests: await simulator.allRequests(),
+    cpu: options.cpuSeconds(),
+  });
+  const first = await read();
+  const deadline = first.at + (rounds + 2) * intervalSeconds * 1000;
+  const tracker = new RoundEnds(QUIET_MS);
+  tracker.observe(first.at, first.proxied);
+  /** Each controller's distinct measurement times: one per round that scraped it. */
+  const measuredAt = new Map<string, Set<number>>();
+  let from: Reading | undefined;
+  let ends = 0;
+  let to: Reading;
+  let reportReadAt = 0;
+  for (;;) {
+    await new Promise(r => setTimeout(r, POLL_MS));
+    const now = Date.now();
+    if (now - reportReadAt >= REPORT_POLL_MS) {
+      reportReadAt = now;
+      noteMeasurements(await client.get<CapacityReport>('/api/flux-fleet/capacity'), measuredAt);
     }
-    await new Promise(r => setTimeout(r, 5_000));
+    const reading = await read();
+    if (tracker.observe(reading.at, reading.proxied)) {
+      if (from) ends++;
+      else from = reading;
+    }
+    if (from && ends >= rounds) {
+      to = reading;
+      break;
+    }
+    if (reading.at >= deadline) {
+      log(`capacity: no ${rounds} whole rounds within ${Math.round((deadline - first.at) / 1000)} s; figures over that time`);
+      from = first;
+      to = reading;
+      break;
+    }
   }
-  const seconds = (Date.now() - started) / 1000;
-  const proxied = (await simulator.podProxyRequests()) - proxyBefore;
-  const bytes = (await simulator.metricsBytesServed()) - bytesBefore;
-  const requests = (await simulator.allRequests()) - requestsBefore;
-  const cores = (options.cpuSeconds() - cpuBefore) / seconds;
-  const controllers = last?.items.flatMap(i => i.controllers) ?? [];
-  const measured = controllers.filter(c => c.source === 'metrics').length;
+  const last = await client.get<CapacityReport>('/api/flux-fleet/capacity');
+  noteMeasurements(last, measuredAt);
+  const wholeRounds = ends >= rounds;
+  const seconds = (to.at - from.at) / 1000;
   const perMinute = (n: number) => Math.round((n / seconds) * 60);
-  const roundsSeen = Math.max(0, ...[...rounds.values()].map(r => r.size));
-  const scrapes = [...rounds.values()].reduce((a, r) => a + r.size, 0);
+  const within = (t: number) => t > from!.at && t <= to.at;
+  const scrapes = [...measuredAt.values()].reduce((a, times) => a + [...times].filter(within).length, 0);
+  const controllers = last.items.flatMap(i => i.controllers);
   return {
     windowSeconds: Math.round(seconds),
+    wholeRounds,
     controllers: controllers.length,
-    measuredControllers: measured,
-    rounds: roundsSeen,
+    measuredControllers: controllers.filter(c => c.source === 'metrics').length,
+    rounds: wholeRounds
+      ? ends
+      : Math.max(0, ...[...measuredAt.values()].map(times => [...times].filter(within).length)),
     scrapesPerMinute: perMinute(scrapes),
-    podProxyRequestsPerMinute: perMinute(proxied),
-    metricsMBPerMinute: Math.round(((bytes / 1e6) * 60) / seconds),
-    clusterRequestsPerMinute: perMinute(requests),
-    backendCores: Math.round(cores * 100) / 100,
+    podProxyRequestsPerMinute: perMinute(to.proxied - from.proxied),
+    metricsMBPerMinute: Math.round((((to.bytes - from.bytes) / 1e6) * 60) / seconds),
+    clusterRequestsPerMinute: perMinute(to.requests - from.requests),
+    backendCores: Math.round(((to.cpu - from.cpu) / seconds) * 100) / 100,
   };
+}
+
+function noteMeasurements(report: CapacityReport, measuredAt: Map<string, Set<number>>) {
+  for (const c of report.items.flatMap(i => i.controllers)) {
+    if (!c.measuredAt) continue;
+    const key = `${c.cluster}/${c.instance}/${c.controller}`;
+    measuredAt.set(key, (measuredAt.get(key) ?? new Set()).add(Date.parse(c.measuredAt)));
+  }
 }

@@ -261,8 +261,9 @@ export async function measureProduct(options: {
         client,
         simulator: sim,
         cpuSeconds: backend!.cpuSeconds,
-        // two rounds at the default 60 s interval (one with --quick)
-        windowSeconds: bench.quick ? 70 : 130,
+        rounds: bench.quick ? 1 : 2,
+        // the backend's default (fluxFleet.capacity.intervalSeconds), which the bench does not change
+        intervalSeconds: 60,
         log,
       }),
     );

@@ -118,7 +118,8 @@ function results(overrides: Partial<BenchResults> = {}): BenchResults {
         },
       ],
       capacity: {
-        windowSeconds: 131,
+        windowSeconds: 121,
+        wholeRounds: true,
         controllers: 211,
         measuredControllers: 211,
         rounds: 2,
@@ -170,10 +171,18 @@ describe('renderReport', () => {
   });
 
   it('says what collecting capacity figures costs', () => {
+    expect(report).toContain(
+      'Capacity collection: 121 s, 2 whole rounds (from the end of one to the end of the last) at the default 60 s interval',
+    );
     expect(report).toContain('| controllers measured from their metrics | 211 of 211 |');
     expect(report).toContain('| pod proxy requests per minute | 195 |');
     expect(report).toContain('| metrics the clusters answered those requests, per minute | 1,380 MB |');
     expect(report).toContain('| backend CPU over the window (collection, watches, churn, everything) | 0.41 cores |');
+  });
+
+  it('says when a capacity window did not span whole rounds (results of runs before it did)', () => {
+    const product = { ...results().product!, capacity: { ...results().product!.capacity!, wholeRounds: undefined } };
+    expect(renderReport(results({ product }))).toContain('Capacity collection: 121 s, 2 rounds ended within it');
   });
 
   it('shows pages left unanswered by a hanging cluster', () => {

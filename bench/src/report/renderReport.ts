@@ -327,11 +327,17 @@ export function viewCounts(series: ReadonlyArray<{ kind: string; views: number }
   return `${ours} views of Flux Fleet's page, ${others.join(' or ')} of each other`;
 }
 
+/** The rounds a capacity window spans: whole rounds, or (results before, or rounds overrunning) rounds ended in it. */
+function roundsOf(c: CapacityCost): string {
+  if (c.wholeRounds) return `${c.rounds} whole round${c.rounds === 1 ? '' : 's'} (from the end of one to the end of the last)`;
+  return `${c.rounds} rounds ended within it`;
+}
+
 /** What collecting capacity figures cost the backend and the clusters (issue 12). */
 function capacitySection(c: CapacityCost): string {
   return table(
     [
-      `Capacity collection: ${c.windowSeconds} s, ${c.rounds} rounds at the default 60 s interval, pod proxy`,
+      `Capacity collection: ${c.windowSeconds} s, ${roundsOf(c)} at the default 60 s interval, pod proxy`,
       'figure',
     ],
     [

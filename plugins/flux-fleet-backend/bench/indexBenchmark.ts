@@ -49,6 +49,17 @@ function componentNamed(name: string) {
   };
 }
 
+/** Committed size of each V8 heap space, MiB. */
+async function heapSpacesMiB() {
+  const v8 = await import('node:v8');
+  return Object.fromEntries(
+    v8
+      .getHeapSpaceStatistics()
+      .filter(space => space.space_size > 0)
+      .map(space => [space.space_name, Math.round(space.space_size / 2 ** 20)]),
+  );
+}
+
 async function settleMemory() {
   for (let i = 0; i < 3; i++) gc?.();
   await new Promise(r => setTimeout(r, SETTLE_MS));
@@ -184,6 +195,7 @@ async function main() {
         : await measureBaseline(kubeconfigPath, config.watch.pageSize, contexts);
 
     const before = await settleMemory();
+    const spacesBefore = await heapSpacesMiB();
     const fleet = new FleetClusters({
       clusters: config.clusters.map(c => c.name),
       tenants: config.tenants,
@@ -229,6 +241,7 @@ async function main() {
     const syncCpuMs = Math.round((syncCpu.user + syncCpu.system) / 1000);
     const objects = index.summary().objects;
     const after = await settleMemory();
+    const spacesAfter = await heapSpacesMiB();
     const memory = {
       objects,
       rssMiB: Math.round(after.rss / 2 ** 20),
@@ -267,15 +280,18 @@ async function main() {
           messageChars,
           events,
           distinctLabelSets: labelSets.size,
+          memoryUsageBeforeMiB: Object.fromEntries(
+            Object.entries(before).map(([k, v]) => [k, Math.round(v / 2 ** 20)]),
+          ),
+          heapSpacesBeforeMiB: spacesBefore,
+          memoryUsageSettledMiB: Object.fromEntries(
+            Object.entries(after).map(([k, v]) => [k, Math.round(v / 2 ** 20)]),
+          ),
+          heapSpacesSettledMiB: spacesAfter,
           memoryUsageMiB: Object.fromEntries(
             Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(v / 2 ** 20)]),
           ),
-          heapSpacesMiB: Object.fromEntries(
-            v8
-              .getHeapSpaceStatistics()
-              .filter(space => space.space_size > 0)
-              .map(space => [space.space_name, Math.round(space.space_size / 2 ** 20)]),
-          ),
+          heapSpacesMiB: await heapSpacesMiB(),
         })}\n`,
       );
     }
