@@ -273,7 +273,6 @@ async function main() {
         }
         for (const [, list] of store.events) events += list.length;
       }
-      const v8 = await import('node:v8');
       process.stderr.write(
         `${JSON.stringify({
           inventoryChars,
