@@ -47,6 +47,8 @@ export interface ProductResult {
     settledMs?: number;
     /** The backend's CPU use (cores) over the last window before the measurements started. */
     settledCores?: number;
+    /** Node flags added through `BENCH_BACKEND_NODE_FLAGS` (absent when none): figures of another configuration. */
+    extraNodeFlags?: string[];
   };
   api?: ApiUnderLoad;
   freshness?: Freshness;
@@ -168,12 +170,13 @@ export async function measureProduct(options: {
     log(
       `product ${size}: starting the backend (packages/backend) on ${sim.clusters.length} clusters`,
     );
+    const extraNodeFlags = (process.env.BENCH_BACKEND_NODE_FLAGS ?? '').split(' ').filter(Boolean);
     backend = await startProductBackend({
       root: options.root,
       dir: options.dir,
       ...(size === 'L' && { maxOldSpaceMiB: 16_384 }),
       // e.g. BENCH_BACKEND_NODE_FLAGS='--cpu-prof --cpu-prof-interval=5000 --cpu-prof-dir=/tmp/prof' to profile it
-      nodeFlags: (process.env.BENCH_BACKEND_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+      nodeFlags: extraNodeFlags,
       settings: {
         port: await freePort(),
         apiToken: randomBytes(24).toString('hex'),
@@ -187,6 +190,7 @@ export async function measureProduct(options: {
       readyMs: backend.readyMs,
       syncedMs,
       rssMiBSynced: Math.round(backend.rssBytes() / 2 ** 20),
+      ...(extraNodeFlags.length > 0 && { extraNodeFlags }),
     };
     log(
       `product ${size}: backend ready in ${backend.readyMs} ms, every cluster synced ${syncedMs} ms later`,

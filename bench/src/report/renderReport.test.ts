@@ -185,6 +185,17 @@ describe('renderReport', () => {
     expect(renderReport(results({ product }))).toContain('Capacity collection: 121 s, 2 rounds ended within it');
   });
 
+  it('names node flags added to the backend, and says nothing of them when there were none', () => {
+    const product = results().product!;
+    const backend = { readyMs: 11_000, syncedMs: 124_000, rssMiBSynced: 2_784 };
+    const plain = renderReport(results({ product: { ...product, backend } }));
+    expect(plain).toContain('with the V8 flags of the backend README, without the file watcher');
+    const flagged = renderReport(
+      results({ product: { ...product, backend: { ...backend, extraNodeFlags: ['--heap-growing-percent=0'] } } }),
+    );
+    expect(flagged).toContain('with the V8 flags of the backend README and `--heap-growing-percent=0` after them,');
+  });
+
   it('shows pages left unanswered by a hanging cluster', () => {
     expect(report).toContain('15.0 s (30.0 s); 5 of 5 unanswered after 15.0 s');
   });

@@ -144,7 +144,9 @@ function productSections(results: BenchResults): string[] {
   )} Flux objects, churn ${p.churnPerSecondPerCluster} changes/s per cluster`;
   if (p.backend) {
     sections.push(
-      `**The product** (packages/backend in development mode as \`make start\` runs it, with the V8 flags of the backend README, without the file watcher; ${fleet}): ready ${ms(
+      `**The product** (packages/backend in development mode as \`make start\` runs it, with the V8 flags of the backend README${
+        p.backend.extraNodeFlags ? ` and \`${p.backend.extraNodeFlags.join(' ')}\` after them` : ''
+      }, without the file watcher; ${fleet}): ready ${ms(
         p.backend.readyMs,
       )} after start, every cluster synced ${ms(p.backend.syncedMs)} later${
         p.backend.settledMs !== undefined
