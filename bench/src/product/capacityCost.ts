@@ -90,19 +90,21 @@ export async function measureCapacityCost(options: {
       reportReadAt = now;
       noteMeasurements(await client.get<CapacityReport>('/api/flux-fleet/capacity'), measuredAt);
     }
-    const reading = await read();
-    if (tracker.observe(reading.at, reading.proxied)) {
+    // only the pod proxy count each second; every counter at a round's end and at the last reading
+    const proxied = await simulator.podProxyRequests();
+    const at = Date.now();
+    if (tracker.observe(at, proxied)) {
       if (from) ends++;
-      else from = reading;
+      else from = await read();
     }
     if (from && ends >= rounds) {
-      to = reading;
+      to = await read();
       break;
     }
-    if (reading.at >= deadline) {
+    if (at >= deadline) {
       log(`capacity: no ${rounds} whole rounds within ${Math.round((deadline - first.at) / 1000)} s; figures over that time`);
       from = first;
-      to = reading;
+      to = await read();
       break;
     }
   }
