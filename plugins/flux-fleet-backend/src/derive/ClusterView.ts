@@ -103,6 +103,7 @@ export class ClusterView extends ViewColumns {
       this.ownerCodes[slot] = owners.codeOf(owner);
       this.boundaryCodes[slot] = boundaries.codeOf(boundary);
       if (unchanged) continue;
+      // setting the state bumps the slot's revision, which caches of its answer check (revisionOf)
       this.setState(slot, derived.state, now);
       this.findingCodes[slot] = findingCode;
       this.updatedAts[slot] = changedAt;

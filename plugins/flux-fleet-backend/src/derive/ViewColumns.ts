@@ -301,9 +301,10 @@ export class ViewColumns implements ObjectColumns {
   }
 
   /**
-   * What a cache of a shown slot's answer checks: every column of a slot but its owner, boundary, service and
-   * findings changes only together with its state, which bumps this; those four change only by an analysis,
-   * which bumps {@link analysis}.
+   * What a cache of a shown slot's answer checks: every column of a slot changes only together with its state,
+   * which bumps this. Owner, boundary, service and findings change only by an analysis, which sets the state of
+   * every slot it changes any of them for (`ClusterView.applyAnalysis`), so an analysis that changed nothing of a
+   * slot leaves its revision, and its cached answers, as they were.
    */
   revisionOf(slot: number): number {
     return this.revisions[slot];

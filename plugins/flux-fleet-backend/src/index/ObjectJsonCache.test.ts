@@ -1,4 +1,10 @@
-import { KUSTOMIZATIONS, kustomization, watchedTestFleet, watchHealth } from '../__testUtils__/fluxFixtures';
+import {
+  DEPLOYMENTS,
+  KUSTOMIZATIONS,
+  kustomization,
+  watchedTestFleet,
+  watchHealth,
+} from '../__testUtils__/fluxFixtures';
 import type { WatchedResource } from '../watch/WatchedResource';
 import { ObjectJsonCache } from './ObjectJsonCache';
 
@@ -18,6 +24,20 @@ function gitRepository(url: string) {
     metadata: { name: 'apps', namespace: 'apps', generation: 1 },
     spec: { interval: '1m', url },
     status: { observedGeneration: 1, conditions: [{ type: 'Ready', status: 'True', reason: 'Succeeded', message: 'ok' }] },
+  };
+}
+
+/** The kustomize-controller of the `flux-system` instance. */
+function kustomizeController() {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: 'kustomize-controller',
+      namespace: 'flux-system',
+      labels: { 'app.kubernetes.io/part-of': 'flux', 'app.kubernetes.io/component': 'kustomize-controller' },
+    },
+    spec: { template: { spec: { containers: [{ name: 'manager', args: ['--concurrent=4'] }] } } },
   };
 }
 
@@ -60,6 +80,8 @@ describe('objectsJson (each object\'s JSON kept between queries)', () => {
       kustomizations.upsert(
         kustomization('platform', { ready: { status: 'False', reason: 'BuildFailed', message: 'kustomize build failed' } }),
       )],
+    ['the controller that reconciles it appeared (its owner, from an analysis)', ({ fleet }: ReturnType<typeof watchedLab>) =>
+      fleet.storeOf('lab').supporting('controllers', DEPLOYMENTS).upsert(kustomizeController())],
     ['its source moved to another URL', ({ sources }: ReturnType<typeof watchedLab>) =>
       sources.upsert(gitRepository('https://github.com/acme/apps-moved'))],
     ['its cluster became unreachable', ({ setHealth }: ReturnType<typeof watchedLab>) =>
@@ -104,6 +126,31 @@ describe('objectsJson (each object\'s JSON kept between queries)', () => {
     expect(cache.size).toBe(1);
     expect(cache.jsonOf(entry, platform)).not.toBe(json);
     expect(cache.jsonOf(entry, platform)).toEqual(json);
+    lab.fleet.close();
+  });
+
+  it("keeps serving an object's JSON across analyses of its cluster that changed nothing of it", () => {
+    const lab = watchedLab();
+    const cache = new ObjectJsonCache();
+    const entry = lab.fleet.find('lab')!;
+    const key = 'lab/apps/Kustomization/platform';
+    cache.jsonOf(entry, entry.view.get(key)!);
+    const kept = cache.jsonOf(entry, entry.view.get(key)!);
+    const analysis = entry.view.analysis;
+    // another object appears: the cluster is analysed again, platform's answer is what it was
+    lab.kustomizations.upsert(kustomization('billing'));
+    jest.advanceTimersByTime(1_000);
+    expect(entry.view.analysis).toBeGreaterThan(analysis);
+    expect(cache.jsonOf(entry, entry.view.get(key)!)).toBe(kept);
+    // its controller appears: the next analysis gives it an owner, and its answer is built again
+    lab.fleet.storeOf('lab').supporting('controllers', DEPLOYMENTS).upsert(kustomizeController());
+    jest.advanceTimersByTime(1_000);
+    const owned = cache.jsonOf(entry, entry.view.get(key)!);
+    expect(owned).not.toBe(kept);
+    expect(JSON.parse(owned.toString())).toEqual(
+      JSON.parse(JSON.stringify(lab.index.objects({ kind: ['Kustomization'] }).items.find(o => o.key === key))),
+    );
+    expect(JSON.parse(owned.toString()).owner).not.toEqual(JSON.parse(kept.toString()).owner);
     lab.fleet.close();
   });
 });

@@ -13,7 +13,6 @@ interface Cached {
   slot: number;
   recordRevision: number;
   viewRevision: number;
-  analysis: number;
   staleness: string;
   /** The key of the object's source, whose URL the answer carries. */
   sourceKey?: string;
@@ -22,8 +21,12 @@ interface Cached {
 }
 
 /**
- * Each object's API answer (`FleetObject`) as JSON, kept while nothing it is made of changed: its record, its
- * derived state, its cluster's analysis and staleness, and its source's URL. A fleet-wide filter answers the
+ * Each object's API answer (`FleetObject`) as JSON, kept while nothing it is made of changed: its record, what the
+ * view derived of it (state, owner, boundary, service, findings: one revision, {@link ClusterView.revisionOf}), its
+ * cluster's staleness, and its source's URL. Not the cluster's analysis as a whole: every cluster is analysed again
+ * at least once a minute (its controllers' measured load changes), and an entry dropped then was every entry. At
+ * fleet L under churn the entity page was built afresh on every view: p50 17.8 ms for 81 objects (run of
+ * 2026-12-05 21:47), most of it unpacking records and deriving their states again. A fleet-wide filter answers the
  * same objects again and again while the fleet churns elsewhere; building each answer again (its record unpacked,
  * its state derived, then serialised) was 35 % of the backend's time under the benchmark's fleet-wide filters at
  * fleet M (profile of 2026-12-02), more than finding the objects.
@@ -63,7 +66,6 @@ export class ObjectJsonCache {
       found.slot === slot &&
       found.recordRevision === store.objects.revisionAt(slot) &&
       found.viewRevision === view.revisionOf(slot) &&
-      found.analysis === view.analysis &&
       found.staleness === stalenessKey &&
       (found.sourceKey === undefined || store.objects.urlOf(found.sourceKey) === found.sourceUrl)
     ) {
@@ -86,7 +88,6 @@ export class ObjectJsonCache {
       slot,
       recordRevision: store.objects.revisionAt(slot),
       viewRevision: view.revisionOf(slot),
-      analysis: view.analysis,
       staleness: stalenessKey,
       ...(sourceKey !== undefined && { sourceKey, sourceUrl: store.objects.urlOf(sourceKey) }),
       json,
