@@ -575,6 +575,21 @@ describe('normalizeFluxObject', () => {
     expect(b.dependsOn?.[0].name).toBe(a.dependsOn?.[0].name);
     expect(Object.isFrozen(a.labels)).toBe(true);
   });
+
+  it('does not pool condition messages, which name their object and are rarely equal', () => {
+    const pool = new ValuePool();
+    const withMessage = (message: string) => {
+      const raw = readyKustomization() as { status: { conditions: Array<Record<string, unknown>> } };
+      raw.status.conditions = raw.status.conditions.map(c => ({ ...c, message }));
+      return normalizeFluxObject('prod-eu', raw, { pool }).record!;
+    };
+    const first = withMessage('Applied revision: main@sha1:1111111111111111111111111111111111111111');
+    const size = pool.size;
+    const second = withMessage('Applied revision: main@sha1:2222222222222222222222222222222222222222');
+    expect(second.ready?.message).toBe('Applied revision: main@sha1:2222222222222222222222222222222222222222');
+    expect(first.ready?.message).toBe('Applied revision: main@sha1:1111111111111111111111111111111111111111');
+    expect(pool.size).toBe(size);
+  });
 });
 
 describe('inventory of a record', () => {
