@@ -579,7 +579,7 @@ describe('normalizeFluxObject', () => {
   it('does not pool condition messages, which name their object and are rarely equal', () => {
     const pool = new ValuePool();
     const withMessage = (message: string) => {
-      const raw = readyKustomization() as { status: { conditions: Array<Record<string, unknown>> } };
+      const raw = readyKustomization() as unknown as { status: { conditions: Array<Record<string, unknown>> } };
       raw.status.conditions = raw.status.conditions.map(c => ({ ...c, message }));
       return normalizeFluxObject('prod-eu', raw, { pool }).record!;
     };

@@ -3,7 +3,12 @@ import { AnalysisScheduler, INITIAL_SYNC_MAX_DELAY_MS, STATUS_BATCH_MS } from '.
 /** A scheduler whose passes are recorded with the (fake) time they ran at. */
 function scheduler(over: { initialSync?: boolean; synced?: boolean; statusNeedsAnalysis?: boolean } = {}) {
   const runs: string[] = [];
-  const state = { structural: false, initialSync: over.initialSync ?? false, synced: over.synced ?? true };
+  const state = {
+    structural: false,
+    status: false,
+    initialSync: over.initialSync ?? false,
+    synced: over.synced ?? true,
+  };
   const s = new AnalysisScheduler(
     { debounceMs: 100, maxDelayMs: 500, refreshIntervalMs: 10_000 },
     {
@@ -12,11 +17,13 @@ function scheduler(over: { initialSync?: boolean; synced?: boolean; statusNeedsA
         runs.push(`analyse@${Date.now()}`);
       },
       rederiveStatus: () => {
+        state.status = false;
         runs.push(`status@${Date.now()}`);
         if (over.statusNeedsAnalysis) state.structural = true;
         return over.statusNeedsAnalysis ?? false;
       },
       structuralPending: () => state.structural,
+      statusPending: () => state.status,
       initialSync: () => state.initialSync,
       refreshDue: () => state.synced,
     },
@@ -25,7 +32,11 @@ function scheduler(over: { initialSync?: boolean; synced?: boolean; statusNeedsA
     state.structural = true;
     s.changed();
   };
-  return { s, runs, state, structuralChange };
+  const statusChange = () => {
+    state.status = true;
+    s.changed();
+  };
+  return { s, runs, state, structuralChange, statusChange };
 }
 
 describe('AnalysisScheduler', () => {
@@ -55,21 +66,32 @@ describe('AnalysisScheduler', () => {
   });
 
   it('re-derives status changes in one batch, without an analysis', () => {
-    const { s, runs } = scheduler();
-    s.changed();
-    s.changed();
+    const { s, runs, statusChange } = scheduler();
+    statusChange();
+    statusChange();
     jest.advanceTimersByTime(STATUS_BATCH_MS);
     expect(runs).toEqual([`status@${STATUS_BATCH_MS}`]);
     s.close();
   });
 
   it('follows a status pass that moved a finding with an analysis, once the changes pause', () => {
-    const { s, runs } = scheduler({ statusNeedsAnalysis: true });
+    const { s, runs, statusChange } = scheduler({ statusNeedsAnalysis: true });
     jest.advanceTimersByTime(1_000);
-    s.changed();
+    statusChange();
     jest.advanceTimersByTime(1_000);
     // the status change came at 1000: the analysis waits for the debounce's pause after it
     expect(runs).toEqual([`status@${1_000 + STATUS_BATCH_MS}`, 'analyse@1100']);
+    s.close();
+  });
+
+  it('re-derives a status change at once while an analysis waits for other changes of its cluster', () => {
+    const { s, runs, structuralChange, statusChange } = scheduler();
+    structuralChange();
+    jest.advanceTimersByTime(50);
+    statusChange();
+    jest.advanceTimersByTime(1_000);
+    // the status pass 10 ms after its change; the analysis after the pause that the status change extended
+    expect(runs).toEqual([`status@${50 + STATUS_BATCH_MS}`, 'analyse@150']);
     s.close();
   });
 
@@ -143,9 +165,9 @@ describe('AnalysisScheduler', () => {
   });
 
   it('runs nothing after close', () => {
-    const { s, runs, structuralChange } = scheduler();
+    const { s, runs, structuralChange, statusChange } = scheduler();
     structuralChange();
-    s.changed();
+    statusChange();
     s.close();
     jest.advanceTimersByTime(10_000);
     s.analyseNow();

@@ -420,10 +420,13 @@ export class FleetClusters implements WatchTargets {
     );
   }
 
-  /** Commits the records and re-derives the objects whose status changed; returns whether an analysis is due. */
+  /**
+   * Commits the records whose status alone changed and re-derives their objects; returns whether an analysis is
+   * due. Structural changes stay pending for their analysis.
+   */
   private rederiveStatus(entry: ClusterEntry): boolean {
     if (this.closed) return false;
-    const changes = entry.store.commit();
+    const changes = entry.store.commitStatus();
     const result = entry.view.applyStatus(changes.statusKeys, this.now());
     for (const key of changes.eventKeys) result.keys.add(key);
     if (result.needsAnalysis) entry.store.requestAnalysis();

@@ -44,6 +44,31 @@ describe('ClusterStore', () => {
     expect(store.objects.readyMessageAt(slot)).toBe('x');
   });
 
+  it('commits status changes alone while structural ones wait for their analysis', () => {
+    const { store } = storeOf();
+    const sink = store.flux(KUSTOMIZATIONS);
+    sink.upsert(kustomization('payments'));
+    sink.upsert(kustomization('search'));
+    store.commit();
+    const payments = store.objects.slotOf(KEY)!;
+    const search = store.objects.slotOf('lab/apps/Kustomization/search')!;
+    const failed = { ready: { status: 'False', reason: 'BuildFailed', message: 'x' } };
+    // search's labels change (structural), then its status too; payments' status alone changes
+    sink.upsert(kustomization('search', { labels: { team: 'search' } }));
+    sink.upsert(kustomization('search', { labels: { team: 'search' }, ...failed }));
+    sink.upsert(kustomization('payments', failed));
+    const status = store.commitStatus();
+    expect(status).toMatchObject({ structural: false, statusKeys: new Set([KEY]), changedKeys: new Set([KEY]) });
+    expect(store.objects.readyMessageAt(payments)).toBe('x');
+    // search is served as it was until the analysis commits it
+    expect(store.objects.readyMessageAt(search)).toBe('Applied');
+    expect(store.peekChanges()).toMatchObject({ structural: true, statusKeys: new Set() });
+    const analysed = store.commit();
+    expect(analysed.changedKeys).toEqual(new Set(['lab/apps/Kustomization/search']));
+    expect(store.objects.readyMessageAt(search)).toBe('x');
+    expect(store.objects.labelsAt(search)).toEqual({ team: 'search' });
+  });
+
   it('keeps a deleted object’s slot until the view no longer holds it, then gives it to a new object', () => {
     const { store } = storeOf();
     const sink = store.flux(KUSTOMIZATIONS);

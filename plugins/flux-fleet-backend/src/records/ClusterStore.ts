@@ -87,6 +87,26 @@ export class ClusterStore implements ClusterSinks {
   }
 
   /**
+   * Commits the records whose status alone changed and hands over those changes and the new events, leaving any
+   * structural change pending for the analysis that follows (its objects' records too, so what is served stays
+   * a record with what was derived from it). Without structural changes pending, the same as {@link commit}.
+   */
+  commitStatus(): StoreChanges {
+    if (!this.pending.structural && this.pending.structuralKeys.size === 0) return this.commit();
+    const { statusKeys, eventKeys } = this.pending;
+    const slots: number[] = [];
+    for (const key of statusKeys) {
+      const slot = this.objects.slotOf(key);
+      if (slot !== undefined) slots.push(slot);
+      this.pending.changedKeys.delete(key);
+    }
+    this.objects.applyPending(slots);
+    this.pending.statusKeys = new Set();
+    this.pending.eventKeys = new Set();
+    return { structural: false, statusKeys, structuralKeys: new Set(), changedKeys: new Set(statusKeys), eventKeys };
+  }
+
+  /**
    * Gives the slots of deleted objects back once the derived view no longer holds answers about them, and drops
    * what the packed columns no longer need.
    */
@@ -170,8 +190,8 @@ export class ClusterStore implements ClusterSinks {
       if (change === 'none') continue;
       this.objects.set(record);
       this.pending.changedKeys.add(record.key);
-      if (change === 'structural') this.pending.structural = true;
-      else this.pending.statusKeys.add(record.key);
+      if (change === 'structural') this.noteStructural(record.key);
+      else this.noteStatus(record.key);
     }
   }
 
@@ -301,23 +321,25 @@ export class ClusterStore implements ClusterSinks {
     this.malformedObjects.read(kind, raw, record.key, record.problems);
     const before = this.objects.get(record.key);
     this.objects.set(record);
-    if (!before) {
-      this.pending.structural = true;
-      this.pending.changedKeys.add(record.key);
-    } else {
-      const change = classifyRecordChange(before, record);
-      if (change === 'structural') {
-        this.pending.structural = true;
-        this.pending.changedKeys.add(record.key);
-      } else if (change === 'status') {
-        this.pending.statusKeys.add(record.key);
-        this.pending.changedKeys.add(record.key);
-      } else {
-        return record.key;
-      }
-    }
+    const change = before ? classifyRecordChange(before, record) : 'structural';
+    if (change === 'none') return record.key;
+    this.pending.changedKeys.add(record.key);
+    if (change === 'structural') this.noteStructural(record.key);
+    else this.noteStatus(record.key);
     this.onChange();
     return record.key;
+  }
+
+  /** An object was added, removed or changed other than in status: it waits for the next analysis. */
+  private noteStructural(key: string) {
+    this.pending.structural = true;
+    this.pending.structuralKeys.add(key);
+    this.pending.statusKeys.delete(key);
+  }
+
+  /** An object's status alone changed: a status pass re-derives it, unless it already waits for an analysis. */
+  private noteStatus(key: string) {
+    if (!this.pending.structuralKeys.has(key)) this.pending.statusKeys.add(key);
   }
 
   private removeFlux(key: string) {
@@ -326,9 +348,8 @@ export class ClusterStore implements ClusterSinks {
     const [, namespace, kind, name] = key.split('/');
     this.malformedObjects.forget(kind, namespace, name);
     this.events.remove(key);
-    this.pending.structural = true;
+    this.noteStructural(key);
     this.pending.changedKeys.add(key);
-    this.pending.statusKeys.delete(key);
     this.onChange();
   }
 
