@@ -95,6 +95,14 @@ describe('AnalysisScheduler', () => {
     s.close();
   });
 
+  it('runs no status pass during a first list: everything waits for its one analysis', () => {
+    const { s, runs, statusChange } = scheduler({ initialSync: true });
+    statusChange();
+    jest.advanceTimersByTime(1_000);
+    expect(runs).toEqual([]);
+    s.close();
+  });
+
   it('holds the analysis during a first list until it is complete, or at most the initial-sync delay', () => {
     const first = scheduler({ initialSync: true });
     first.structuralChange();

@@ -98,7 +98,8 @@ export class AnalysisScheduler {
     // analysis itself; at fleet M under churn an open page then held a change at p99 223-315 ms, against 16 ms
     // at p50 (bench README, "Run to run, at M"), because a status change that moves a finding asks for an
     // analysis and holds the next changes of its cluster behind it.
-    if (this.passes.statusPending()) this.status.touch();
+    // During a first list everything waits for its one analysis.
+    if (this.passes.statusPending() && !this.passes.initialSync()) this.status.touch();
   }
 
   /** Analyses now, with whatever is waiting (the first list is complete; a snapshot was restored). */

@@ -84,9 +84,6 @@ export function createClusterEntry(
   },
 ): ClusterEntry {
   const store = new ClusterStore(name, deps.pool, deps.logger, deps.eventsPerObject, deps.storeChanged);
-  // not "never analysed": an analysis of what the list has read so far must not end the hold
-  const initialSync = () =>
-    entry.watch !== undefined && entry.restoredAt === undefined && !entry.syncedOnce && !entry.watch().listed;
   const entry: ClusterEntry = {
     name,
     store,
@@ -97,12 +94,16 @@ export function createClusterEntry(
         analyse: deps.analyse,
         rederiveStatus: deps.rederiveStatus,
         structuralPending: () => store.peekChanges().structural,
-        // during the first list, everything waits for its one analysis
         statusPending: () => {
           const changes = store.peekChanges();
-          return (changes.statusKeys.size > 0 || changes.eventKeys.size > 0) && !initialSync();
+          return changes.statusKeys.size > 0 || changes.eventKeys.size > 0;
         },
-        initialSync,
+        // not "never analysed": an analysis of what the list has read so far must not end the hold
+        initialSync: () =>
+          entry.watch !== undefined &&
+          entry.restoredAt === undefined &&
+          !entry.syncedOnce &&
+          !entry.watch().listed,
         refreshDue: () =>
           !deps.fleetInFirstSync() && (entry.watch?.().listed ?? false) && deps.analysisInputsChanged(),
       },
