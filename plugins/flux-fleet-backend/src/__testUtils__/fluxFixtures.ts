@@ -52,6 +52,20 @@ export function deployment(name: string, labels: Record<string, string>) {
   return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'apps', labels } };
 }
 
+/** The kustomize-controller Deployment of the `flux-system` instance (4 concurrent reconciles). */
+export function kustomizeControllerDeployment() {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: 'kustomize-controller',
+      namespace: 'flux-system',
+      labels: { 'app.kubernetes.io/part-of': 'flux', 'app.kubernetes.io/component': 'kustomize-controller' },
+    },
+    spec: { template: { spec: { containers: [{ name: 'manager', args: ['--concurrent=4'] }] } } },
+  };
+}
+
 /** The analysis settings of the unit tests: short, so that fake timers reach them in a few steps. */
 export const TEST_ANALYSIS: AnalysisSettings = { debounceMs: 100, maxDelayMs: 500, refreshIntervalMs: 60_000 };
 

@@ -2,6 +2,7 @@ import {
   DEPLOYMENTS,
   KUSTOMIZATIONS,
   kustomization,
+  kustomizeControllerDeployment,
   testFleet,
   watchedTestFleet,
   watchHealth,
@@ -216,16 +217,7 @@ describe('FleetClusters', () => {
     };
     fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(requested);
     if (withController) {
-      fleet.storeOf('lab').supporting('controllers', DEPLOYMENTS).upsert({
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: {
-          name: 'kustomize-controller',
-          namespace: 'flux-system',
-          labels: { 'app.kubernetes.io/part-of': 'flux', 'app.kubernetes.io/component': 'kustomize-controller' },
-        },
-        spec: { template: { spec: { containers: [{ name: 'manager', args: ['--concurrent=4'] }] } } },
-      });
+      fleet.storeOf('lab').supporting('controllers', DEPLOYMENTS).upsert(kustomizeControllerDeployment());
     }
     const sync = (name: string) => {
       health[name] = watchHealth(true);

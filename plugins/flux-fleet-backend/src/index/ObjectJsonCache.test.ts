@@ -2,6 +2,7 @@ import {
   DEPLOYMENTS,
   KUSTOMIZATIONS,
   kustomization,
+  kustomizeControllerDeployment,
   watchedTestFleet,
   watchHealth,
 } from '../__testUtils__/fluxFixtures';
@@ -24,20 +25,6 @@ function gitRepository(url: string) {
     metadata: { name: 'apps', namespace: 'apps', generation: 1 },
     spec: { interval: '1m', url },
     status: { observedGeneration: 1, conditions: [{ type: 'Ready', status: 'True', reason: 'Succeeded', message: 'ok' }] },
-  };
-}
-
-/** The kustomize-controller of the `flux-system` instance. */
-function kustomizeController() {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: {
-      name: 'kustomize-controller',
-      namespace: 'flux-system',
-      labels: { 'app.kubernetes.io/part-of': 'flux', 'app.kubernetes.io/component': 'kustomize-controller' },
-    },
-    spec: { template: { spec: { containers: [{ name: 'manager', args: ['--concurrent=4'] }] } } },
   };
 }
 
@@ -81,7 +68,7 @@ describe('objectsJson (each object\'s JSON kept between queries)', () => {
         kustomization('platform', { ready: { status: 'False', reason: 'BuildFailed', message: 'kustomize build failed' } }),
       )],
     ['the controller that reconciles it appeared (its owner, from an analysis)', ({ fleet }: ReturnType<typeof watchedLab>) =>
-      fleet.storeOf('lab').supporting('controllers', DEPLOYMENTS).upsert(kustomizeController())],
+      fleet.storeOf('lab').supporting('controllers', DEPLOYMENTS).upsert(kustomizeControllerDeployment())],
     ['its source moved to another URL', ({ sources }: ReturnType<typeof watchedLab>) =>
       sources.upsert(gitRepository('https://github.com/acme/apps-moved'))],
     ['its cluster became unreachable', ({ setHealth }: ReturnType<typeof watchedLab>) =>
@@ -143,7 +130,7 @@ describe('objectsJson (each object\'s JSON kept between queries)', () => {
     expect(entry.view.analysis).toBeGreaterThan(analysis);
     expect(cache.jsonOf(entry, entry.view.get(key)!)).toBe(kept);
     // its controller appears: the next analysis gives it an owner, and its answer is built again
-    lab.fleet.storeOf('lab').supporting('controllers', DEPLOYMENTS).upsert(kustomizeController());
+    lab.fleet.storeOf('lab').supporting('controllers', DEPLOYMENTS).upsert(kustomizeControllerDeployment());
     jest.advanceTimersByTime(1_000);
     const owned = cache.jsonOf(entry, entry.view.get(key)!);
     expect(owned).not.toBe(kept);
