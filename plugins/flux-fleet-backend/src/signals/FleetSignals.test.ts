@@ -1,7 +1,7 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import type { SignalPayload } from '@backstage/plugin-signals-node';
 import type { EntityLinkTarget } from '@flux-fleet/plugin-flux-fleet-common';
-import { CoalescingPublisher } from './CoalescingPublisher';
+import { CoalescingPublisher, SIGNAL_WINDOW_MS } from './CoalescingPublisher';
 import { FleetSignals } from './FleetSignals';
 
 function fakeSignals() {
@@ -40,6 +40,18 @@ describe('CoalescingPublisher', () => {
     expect(signals.sent.map(s => s.keys)).toEqual([['a'], ['b', 'c', 'd']]);
     // at most one message per channel per window
     expect(signals.sent[1].at - signals.sent[0].at).toBeGreaterThanOrEqual(200);
+    publisher.close();
+  });
+
+  it('sends a change that comes inside a window within 100 ms by default', () => {
+    const signals = fakeSignals();
+    const publisher = new CoalescingPublisher(signals.service, mockServices.logger.mock());
+    publisher.publish('flux-fleet:entity:component:default/payments', ['a']);
+    jest.advanceTimersByTime(10);
+    publisher.publish('flux-fleet:entity:component:default/payments', ['b']);
+    jest.advanceTimersByTime(SIGNAL_WINDOW_MS - 10);
+    expect(signals.sent.map(s => s.keys)).toEqual([['a'], ['b']]);
+    expect(SIGNAL_WINDOW_MS).toBe(100);
     publisher.close();
   });
 
