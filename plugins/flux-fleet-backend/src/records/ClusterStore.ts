@@ -92,7 +92,8 @@ export class ClusterStore implements ClusterSinks {
    * a record with what was derived from it). Without structural changes pending, the same as {@link commit}.
    */
   commitStatus(): StoreChanges {
-    if (!this.pending.structural && this.pending.structuralKeys.size === 0) return this.commit();
+    // a structurally changed key always sets `structural` too (noteStructural)
+    if (!this.pending.structural) return this.commit();
     const { statusKeys, eventKeys } = this.pending;
     const slots: number[] = [];
     for (const key of statusKeys) {

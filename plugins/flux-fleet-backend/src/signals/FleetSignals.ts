@@ -7,7 +7,7 @@ import {
   SIGNAL_CHANNELS,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import type { FleetIndexChange } from '@flux-fleet/plugin-flux-fleet-node';
-import { CoalescingPublisher, SIGNAL_WINDOW_MS } from './CoalescingPublisher';
+import { CoalescingPublisher } from './CoalescingPublisher';
 
 /** How long a viewed entity or object keeps receiving signals after its last view was requested. */
 const INTEREST_TTL_MS = 60 * 60 * 1000;
@@ -40,7 +40,8 @@ export class FleetSignals {
     signals: SignalsService,
     logger: LoggerService,
     private readonly lookup: ChangedObjectLookup,
-    windowMs = SIGNAL_WINDOW_MS,
+    /** The signal window; CoalescingPublisher's (SIGNAL_WINDOW_MS) when not given. */
+    windowMs?: number,
   ) {
     this.publisher = new CoalescingPublisher(signals, logger, windowMs);
   }
