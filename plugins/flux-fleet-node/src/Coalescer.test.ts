@@ -76,13 +76,14 @@ describe('Coalescer', () => {
     coalescer.noteChange();
     jest.advanceTimersByTime(1000);
     expect(flushes).toEqual([]);
-    coalescer.noteChange();
+    coalescer.touch();
     jest.advanceTimersByTime(40);
-    coalescer.request();
-    jest.advanceTimersByTime(59);
+    coalescer.noteChange();
+    // quiet from 1140, not 1100
+    jest.advanceTimersByTime(99);
     expect(flushes).toEqual([]);
     jest.advanceTimersByTime(1);
-    expect(flushes).toEqual([1100]);
+    expect(flushes).toEqual([1140]);
   });
 
   it('flushes at once when asked, and after close ignores every change', () => {
@@ -96,25 +97,6 @@ describe('Coalescer', () => {
     coalescer.touch();
     jest.advanceTimersByTime(5000);
     expect(flushes).toEqual([0]);
-  });
-
-  it('a request flushes at once after a pause, and waits for quiet during a burst', () => {
-    const { coalescer, flushes } = recording({ quietMs: 100, maxWaitMs: 1000 });
-    jest.advanceTimersByTime(500);
-    coalescer.request();
-    jest.advanceTimersByTime(0);
-    expect(flushes).toEqual([500]);
-    coalescer.touch();
-    jest.advanceTimersByTime(20);
-    coalescer.flushNow();
-    coalescer.touch();
-    coalescer.cancel();
-    coalescer.request();
-    jest.advanceTimersByTime(0);
-    // the last change was at 520: quiet from 620 on
-    expect(flushes).toEqual([500, 520]);
-    jest.advanceTimersByTime(100);
-    expect(flushes).toEqual([500, 520, 620]);
   });
 
   describe('when the event loop stalls past the pause (real timers, a real socket)', () => {

@@ -89,16 +89,6 @@ export class Coalescer {
     this.lastAt = this.now();
   }
 
-  /**
-   * Asks for a flush as soon as changes are quiet, without counting as a change itself (a pause that has already
-   * lasted `quietMs` flushes at once).
-   */
-  request(): void {
-    if (this.closed || this.firstAt !== undefined) return;
-    this.firstAt = this.now();
-    this.arm(0);
-  }
-
   /** Flushes now, whether or not anything is pending. */
   flushNow(): void {
     if (this.closed) return;

@@ -1,9 +1,13 @@
 import {
   ClusterAnalysis,
+  compareFindings,
   deriveReconcileState,
   Finding,
+  FindingType,
+  fluxObjectKey,
   Owner,
   reconcileNotHandledFinding,
+  reconcileNotHandledFrom,
   TenancyBoundary,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { ServiceIndex } from './ServiceIndex';
@@ -15,9 +19,18 @@ export interface ViewChanges {
   keys: Set<string>;
   /** Services of changed objects, before and after. */
   services: Set<string>;
-  /** A status change flipped a reconcile request to unhandled (or back): the cluster needs an analysis. */
-  needsAnalysis: boolean;
 }
+
+/** What a status pass changed. */
+export interface StatusChanges extends ViewChanges {
+  /**
+   * The earliest time after the pass at which one of its objects' pending reconcile requests becomes "not
+   * handled" (rules §2a), when one does: its cluster's next refresh must analyse by then.
+   */
+  changesByTimeAt?: number;
+}
+
+const NOT_HANDLED_FINDING: FindingType = 'reconcile-not-handled';
 
 /**
  * The derived view of one cluster: for each object of its store, in columns indexed by the object's slot, the
@@ -63,11 +76,7 @@ export class ClusterView extends ViewColumns {
     changedKeys: ReadonlySet<string>,
     now: number,
   ): ViewChanges {
-    const changes: ViewChanges = {
-      keys: new Set(),
-      services: new Set(),
-      needsAnalysis: false,
-    };
+    const changes: ViewChanges = { keys: new Set(), services: new Set() };
     // the records stage has committed the records this analysis derived from: they are what is served now
     const table = this.table;
     const findingsByKey = new Map<string, Finding[]>();
@@ -139,15 +148,14 @@ export class ClusterView extends ViewColumns {
   }
 
   /**
-   * Re-derives the state of objects whose status alone changed (rules §2 depends on the record only). When a
-   * reconcile request becomes unhandled, or handled, the cluster's findings change: that asks for an analysis.
+   * Re-derives the state of objects whose status alone changed (rules §2 depends on the record only), and their
+   * `reconcile-not-handled` finding, which depends on the record alone too (rules §2a): the object's findings and
+   * the cluster's follow here, so no status change waits for, or asks for, an analysis of its cluster.
    */
-  applyStatus(keys: Iterable<string>, now: number): ViewChanges {
-    const changes: ViewChanges = {
-      keys: new Set(),
-      services: new Set(),
-      needsAnalysis: false,
-    };
+  applyStatus(keys: Iterable<string>, now: number): StatusChanges {
+    const changes: StatusChanges = { keys: new Set(), services: new Set() };
+    /** The objects whose finding came, went or changed its words, with the finding they have now. */
+    const notHandled = new Map<string, Finding | undefined>();
     for (const key of keys) {
       const slot = this.table.slotOf(key);
       if (slot === undefined) continue;
@@ -155,9 +163,15 @@ export class ClusterView extends ViewColumns {
       if (!this.isShown(slot)) continue;
       const record = this.recordOf(slot);
       const state = deriveReconcileState(record, now);
-      const unhandled = reconcileNotHandledFinding(record, state, now) !== undefined;
-      if (unhandled !== this.findingTypesOf(slot).includes('reconcile-not-handled')) {
-        changes.needsAnalysis = true;
+      const finding = reconcileNotHandledFinding(record, state, now);
+      if (finding || this.findingTypesOf(slot).includes(NOT_HANDLED_FINDING)) {
+        this.setObjectNotHandled(slot, key, finding);
+        notHandled.set(key, finding);
+      }
+      // a request this status leaves pending becomes "not handled" later: the next refresh must know when
+      const from = reconcileNotHandledFrom(record);
+      if (from !== undefined && from > now && from < (changes.changesByTimeAt ?? Infinity)) {
+        changes.changesByTimeAt = from;
       }
       this.setState(slot, state, now);
       this.updatedAts[slot] = now;
@@ -165,6 +179,35 @@ export class ClusterView extends ViewColumns {
       const service = this.serviceOf(slot);
       if (service !== null) changes.services.add(service);
     }
+    if (notHandled.size > 0) this.setClusterNotHandled(notHandled);
     return changes;
+  }
+
+  /** Replaces an object's `reconcile-not-handled` finding (none: it has none now), in the analysis's order. */
+  private setObjectNotHandled(slot: number, key: string, finding: Finding | undefined) {
+    const findings = (this.findingsByKey.get(key) ?? []).filter(f => f.type !== NOT_HANDLED_FINDING);
+    if (finding) {
+      findings.push(finding);
+      findings.sort(compareFindings);
+    }
+    if (findings.length > 0) this.findingsByKey.set(key, findings);
+    else this.findingsByKey.delete(key);
+    this.findingCodes[slot] = findingTypesCodeOf(findings);
+  }
+
+  /**
+   * Replaces the `reconcile-not-handled` findings of some objects in the cluster's list, in the analysis's order.
+   * A new list: whoever read the old one keeps what it read.
+   */
+  private setClusterNotHandled(byKey: ReadonlyMap<string, Finding | undefined>) {
+    const findings = this.findings.filter(
+      f =>
+        f.type !== NOT_HANDLED_FINDING ||
+        !f.object ||
+        !byKey.has(fluxObjectKey(f.object.cluster, f.object.namespace, f.object.kind, f.object.name)),
+    );
+    for (const finding of byKey.values()) if (finding) findings.push(finding);
+    findings.sort(compareFindings);
+    this.findings = findings;
   }
 }

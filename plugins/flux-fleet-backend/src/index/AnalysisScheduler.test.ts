@@ -1,7 +1,7 @@
 import { AnalysisScheduler, INITIAL_SYNC_MAX_DELAY_MS, STATUS_BATCH_MS } from './AnalysisScheduler';
 
 /** A scheduler whose passes are recorded with the (fake) time they ran at. */
-function scheduler(over: { initialSync?: boolean; synced?: boolean; statusNeedsAnalysis?: boolean } = {}) {
+function scheduler(over: { initialSync?: boolean; synced?: boolean } = {}) {
   const runs: string[] = [];
   const state = {
     structural: false,
@@ -19,8 +19,6 @@ function scheduler(over: { initialSync?: boolean; synced?: boolean; statusNeedsA
       rederiveStatus: () => {
         state.status = false;
         runs.push(`status@${Date.now()}`);
-        if (over.statusNeedsAnalysis) state.structural = true;
-        return over.statusNeedsAnalysis ?? false;
       },
       structuralPending: () => state.structural,
       statusPending: () => state.status,
@@ -71,16 +69,6 @@ describe('AnalysisScheduler', () => {
     statusChange();
     jest.advanceTimersByTime(STATUS_BATCH_MS);
     expect(runs).toEqual([`status@${STATUS_BATCH_MS}`]);
-    s.close();
-  });
-
-  it('follows a status pass that moved a finding with an analysis, once the changes pause', () => {
-    const { s, runs, statusChange } = scheduler({ statusNeedsAnalysis: true });
-    jest.advanceTimersByTime(1_000);
-    statusChange();
-    jest.advanceTimersByTime(1_000);
-    // the status change came at 1000: the analysis waits for the debounce's pause after it
-    expect(runs).toEqual([`status@${1_000 + STATUS_BATCH_MS}`, 'analyse@1100']);
     s.close();
   });
 

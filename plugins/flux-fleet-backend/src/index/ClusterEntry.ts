@@ -75,7 +75,7 @@ export function createClusterEntry(
     now: () => number;
     storeChanged: () => void;
     analyse: () => void;
-    rederiveStatus: () => boolean;
+    rederiveStatus: () => void;
     /** Whether some cluster of the fleet is still in its first sync (readiness waits for it). */
     fleetInFirstSync: () => boolean;
     /** Whether what the last analysis of this cluster read besides its records changed (ClusterEntry.analysed). */

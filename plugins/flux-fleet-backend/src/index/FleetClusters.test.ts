@@ -10,6 +10,7 @@ import {
 } from '../__testUtils__/fluxFixtures';
 import { mockServices } from '@backstage/backend-test-utils';
 import { NAMESPACES } from '../watch/supportingResources';
+import { STATUS_BATCH_MS } from './AnalysisScheduler';
 import { FleetClusters, SERVED_HEALTH_MAX_AGE_MS } from './FleetClusters';
 import { FleetIndex } from './FleetIndex';
 
@@ -203,9 +204,10 @@ describe('FleetClusters', () => {
   /**
    * `lab` synced with one Kustomization whose reconcile was requested at T0 (not handled from T0 + 5 min), and
    * with `withController` the kustomize-controller that reconciles it (estimated far within capacity).
+   * `handled(at)` writes its status as its controller does: the request it handled last.
    */
   function labWithPendingRequest(clusters = ['lab'], withController = false) {
-    const { fleet } = testFleet(clusters);
+    const { fleet, index } = testFleet(clusters);
     const health: Record<string, ReturnType<typeof watchHealth>> = {};
     for (const name of clusters) {
       health[name] = watchHealth(false);
@@ -226,8 +228,62 @@ describe('FleetClusters', () => {
     sync('lab');
     const analysedAt = () => fleet.entry('lab').view.analysedAt;
     const findings = () => fleet.entry('lab').view.findings.map(f => f.type);
-    return { fleet, sync, analysedAt, findings };
+    const handled = (at: string) => {
+      const raw = structuredClone(requested);
+      (raw.status as Record<string, unknown>).lastHandledReconcileAt = at;
+      fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(raw);
+    };
+    return { fleet, index, sync, analysedAt, findings, handled };
   }
+
+  it('re-derives the reconcile-not-handled finding with the status that handles a request, without an analysis (rules §2a)', () => {
+    const { fleet, index, findings, handled } = labWithPendingRequest();
+    const analyses = () => fleet.entry('lab').view.analysis;
+    const objectFindings = () => index.object(KEY)?.findings;
+    jest.advanceTimersByTime(6 * 60_000);
+    // as analysed: with the findings it has besides (no controller, no source), in the analysis's order
+    const analysedFindings = fleet.entry('lab').view.findings;
+    expect(objectFindings()).toEqual(['orphan', 'reconcile-not-handled', 'missing-source']);
+    const analysed = analyses();
+    // the controller handles the request: the finding goes with the status pass, the analysis stays as it was
+    handled(new Date(T0).toISOString());
+    jest.advanceTimersByTime(STATUS_BATCH_MS);
+    expect(findings()).toEqual(['orphan', 'missing-source']);
+    expect(objectFindings()).toEqual(['orphan', 'missing-source']);
+    expect(index.objects({ finding: ['reconcile-not-handled'] }).items).toEqual([]);
+    expect(index.summary().findingsByType['reconcile-not-handled']).toBeUndefined();
+    // a status that handled another request leaves this one pending for 6 minutes now: the finding is back
+    handled('2026-07-14T09:00:00Z');
+    jest.advanceTimersByTime(STATUS_BATCH_MS);
+    expect(objectFindings()).toEqual(['orphan', 'reconcile-not-handled', 'missing-source']);
+    expect(index.objects({ finding: ['reconcile-not-handled'] }).items.map(o => o.key)).toEqual([KEY]);
+    const now = fleet.entry('lab').view.findings;
+    expect(now.map(f => f.type)).toEqual(analysedFindings.map(f => f.type));
+    expect(now.find(f => f.type === 'reconcile-not-handled')?.message).toContain(
+      'the last request handled was 2026-07-14T09:00:00Z',
+    );
+    expect(analyses()).toBe(analysed);
+    fleet.close();
+  });
+
+  it('refreshes for the time at which a request that a status change left pending becomes not handled', () => {
+    const { fleet, findings, handled } = labWithPendingRequest();
+    // handled at once, and analysed so (another object came): nothing will change by time
+    handled(new Date(T0).toISOString());
+    fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(kustomization('orders'));
+    jest.advanceTimersByTime(60_000);
+    expect(fleet.entry('lab').analysed?.changesByTimeAt).toBeUndefined();
+    // a status that says an older request was the last handled leaves the one of T0 pending, not handled from
+    // T0 + 5 min: the refresh after that analyses, well before 10 intervals
+    handled('2026-07-14T09:00:00Z');
+    jest.advanceTimersByTime(STATUS_BATCH_MS);
+    expect(findings()).not.toContain('reconcile-not-handled');
+    const analysed = fleet.entry('lab').view.analysis;
+    jest.advanceTimersByTime(5 * 60_000);
+    expect(fleet.entry('lab').view.analysis).toBe(analysed + 1);
+    expect(findings()).toContain('reconcile-not-handled');
+    fleet.close();
+  });
 
   it("refreshes a synced cluster's analysis for time only once no cluster of the fleet is in its first sync", () => {
     const { fleet, sync, analysedAt, findings } = labWithPendingRequest(['lab', 'edge']);

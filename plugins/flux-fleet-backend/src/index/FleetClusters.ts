@@ -421,17 +421,19 @@ export class FleetClusters implements WatchTargets {
   }
 
   /**
-   * Commits the records whose status alone changed and re-derives their objects; returns whether an analysis is
-   * due. Structural changes stay pending for their analysis.
+   * Commits the records whose status alone changed and re-derives their objects (their `reconcile-not-handled`
+   * findings included). Structural changes stay pending for their analysis.
    */
-  private rederiveStatus(entry: ClusterEntry): boolean {
-    if (this.closed) return false;
+  private rederiveStatus(entry: ClusterEntry): void {
+    if (this.closed) return;
     const changes = entry.store.commitStatus();
     const result = entry.view.applyStatus(changes.statusKeys, this.now());
+    const byTime = result.changesByTimeAt;
+    if (entry.analysed && byTime !== undefined && byTime < (entry.analysed.changesByTimeAt ?? Infinity)) {
+      entry.analysed = { ...entry.analysed, changesByTimeAt: byTime };
+    }
     for (const key of changes.eventKeys) result.keys.add(key);
-    if (result.needsAnalysis) entry.store.requestAnalysis();
     this.publish(entry, result, false);
-    return result.needsAnalysis;
   }
 
   private publish(entry: ClusterEntry, result: ViewChanges, structural: boolean) {

@@ -121,11 +121,6 @@ export class ClusterStore implements ClusterSinks {
     return this.pending;
   }
 
-  /** Asks for a full analysis with the next changes (a status change moved a finding). */
-  requestAnalysis(): void {
-    this.pending.structural = true;
-  }
-
   /**
    * Replaces everything with a snapshot (restored at start, or written by the replica that watches the
    * cluster). Records equal to the ones held are kept, so only what really changed is re-derived and signalled.
