@@ -4,6 +4,7 @@ import {
   createClusterContext,
   deriveObject,
   measuredUtilisationSignature,
+  withMeasuredUtilisation,
 } from './analysis';
 import { controllerFromDeployment } from './controller';
 import {
@@ -603,6 +604,19 @@ describe('measuredUtilisationSignature', () => {
     (_a, _b, before, after) => {
       const sig = (m?: Array<[string, number]>) => measuredUtilisationSignature(m && new Map(m), loads);
       expect(sig(before) === sig(after)).toBe(outputOf(before) === outputOf(after));
+    },
+  );
+
+  it.each(pairs.map(([a, b]) => [a[0], b[0], a[1], b[1]] as const))(
+    'withMeasuredUtilisation gives the findings of an analysis with "%s" made again for "%s" exactly as that analysis does',
+    (_a, _b, before, after) => {
+      const analysed = analyseCluster({ ...input, ...(before && { measuredUtilisation: new Map(before) }) });
+      const expected = analyseCluster({ ...input, ...(after && { measuredUtilisation: new Map(after) }) }).findings;
+      expect(withMeasuredUtilisation(analysed, after && new Map(after))).toEqual(expected);
+      // and back
+      expect(withMeasuredUtilisation({ findings: expected, loads: analysed.loads }, before && new Map(before))).toEqual(
+        analysed.findings,
+      );
     },
   );
 

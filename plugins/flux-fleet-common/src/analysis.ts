@@ -116,11 +116,11 @@ export interface ClusterAnalysisInput extends ClusterContextInput {
  * capacity makes a finding. So a controller counts with its percent when measured over capacity, with "within"
  * when measured within capacity while its estimate is over (the measurement takes the estimate's finding away),
  * and not at all otherwise (measured within and estimated within, not measured, or not a controller the analysis
- * knows: no finding either way). Equal signatures over the same loads, equal analyses: an index re-analyses a
- * cluster for new measurements only when its signature changes (rules §2a). The first measurements after a start
- * change no signature of a cluster whose controllers are all within capacity: at fleet L every cluster was
- * analysed again once when they came, 9 s of CPU in tasks of 70-200 ms each over the next minute (profile of
- * 2026-12-05).
+ * knows: no finding either way). Equal signatures over the same loads, equal analyses: an index brings a
+ * cluster's findings up to new measurements (`withMeasuredUtilisation`) only when its signature changes (rules
+ * §2a). The first measurements after a start change no signature of a cluster whose controllers are all within
+ * capacity: at fleet L every cluster was analysed again once when they came, 9 s of CPU in tasks of 70-200 ms each
+ * over the next minute (profile of 2026-12-05).
  */
 export function measuredUtilisationSignature(
   measured: ReadonlyMap<string, number> | undefined,
@@ -154,6 +154,40 @@ export interface ClusterAnalysis {
    * request becoming "not handled", rules §2a); undefined when none would.
    */
   changesByTimeAt?: number;
+}
+
+/**
+ * The `shard-over-capacity` findings of a cluster (rules §9, §12): per shard, its busiest controller by measured
+ * utilisation where measured, else estimated, when over capacity. `loads` are an analysis's (in its order).
+ */
+export function shardOverCapacityFindings(
+  loads: readonly ControllerLoad[],
+  measured: ReadonlyMap<string, number> | undefined,
+): Finding[] {
+  const overloaded = new Map<string, { load: ControllerLoad; utilisation: number; measured: boolean }>();
+  for (const load of loads) {
+    const m = measured?.get(controllerId(load.instance, load.controller));
+    const utilisation = m ?? load.utilisation;
+    const key = `${load.instance}\n${load.shard}`;
+    if (utilisation > 1 && utilisation > (overloaded.get(key)?.utilisation ?? 1)) {
+      overloaded.set(key, { load, utilisation, measured: m !== undefined });
+    }
+  }
+  return [...overloaded.values()].map(o => shardOverCapacityFinding({ ...o.load, utilisation: o.utilisation }, o.measured));
+}
+
+/**
+ * A cluster's findings as its analysis would give them with other measurements: the `shard-over-capacity`
+ * findings are the only ones measured utilisation enters (rules §2a), so they are made again from the analysis's
+ * loads and the rest kept. What an index does when only the measurements changed, instead of analysing again.
+ */
+export function withMeasuredUtilisation(
+  analysis: { findings: readonly Finding[]; loads: readonly ControllerLoad[] },
+  measured: ReadonlyMap<string, number> | undefined,
+): Finding[] {
+  const findings = analysis.findings.filter(f => f.type !== 'shard-over-capacity');
+  findings.push(...shardOverCapacityFindings(analysis.loads, measured));
+  return findings.sort(compareFindings);
 }
 
 const NO_FINDINGS: Finding[] = Object.freeze([]) as unknown as Finding[];
@@ -525,19 +559,7 @@ function summarise(
     const shard = shards.get(key);
     if (shard) shard.utilisation = load.utilisation;
   }
-  // the finding: the busiest controller of each shard by measured utilisation where measured, else estimated
-  const overloaded = new Map<string, { load: ControllerLoad; utilisation: number; measured: boolean }>();
-  for (const load of loads) {
-    const measured = measuredUtilisation?.get(controllerId(load.instance, load.controller));
-    const utilisation = measured ?? load.utilisation;
-    const key = shardKey(load.instance, load.shard);
-    if (utilisation > 1 && utilisation > (overloaded.get(key)?.utilisation ?? 1)) {
-      overloaded.set(key, { load, utilisation, measured: measured !== undefined });
-    }
-  }
-  for (const { load, utilisation, measured } of overloaded.values()) {
-    shardFindings.push(shardOverCapacityFinding({ ...load, utilisation }, measured));
-  }
+  shardFindings.push(...shardOverCapacityFindings(loads, measuredUtilisation));
 
   const shardList = [...shards.values()].sort(
     (a, b) =>

@@ -183,6 +183,14 @@ export class ClusterView extends ViewColumns {
     return changes;
   }
 
+  /**
+   * Replaces the cluster's findings with a list that differs only in findings about no object (its shards' and
+   * instances': `withMeasuredUtilisation`), so the objects' findings stay as they are.
+   */
+  replaceFindings(findings: Finding[]): void {
+    this.findings = findings;
+  }
+
   /** Replaces an object's `reconcile-not-handled` finding (none: it has none now), in the analysis's order. */
   private setObjectNotHandled(slot: number, key: string, finding: Finding | undefined) {
     const findings = (this.findingsByKey.get(key) ?? []).filter(f => f.type !== NOT_HANDLED_FINDING);

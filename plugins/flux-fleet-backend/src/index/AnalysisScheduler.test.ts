@@ -24,6 +24,7 @@ function scheduler(over: { initialSync?: boolean; synced?: boolean } = {}) {
       statusPending: () => state.status,
       initialSync: () => state.initialSync,
       refreshDue: () => state.synced,
+      applyMeasurements: () => runs.push(`measurements@${Date.now()}`),
     },
   );
   const structuralChange = () => {
@@ -143,20 +144,21 @@ describe('AnalysisScheduler', () => {
     s.close();
   });
 
-  it('refreshes a synced cluster at its phase of the interval, and not an unsynced one', () => {
+  it('refreshes at its phase of the interval: an analysis when one is due, else the latest measurements alone', () => {
     const { s, runs, state } = scheduler();
     s.startRefresh(0.5);
     jest.advanceTimersByTime(5_000);
     expect(runs).toEqual(['analyse@5000']);
     jest.advanceTimersByTime(10_000);
     expect(runs).toEqual(['analyse@5000', 'analyse@15000']);
+    // no analysis due (here: not synced)
     state.synced = false;
     jest.advanceTimersByTime(10_000);
-    expect(runs).toHaveLength(2);
+    expect(runs).toEqual(['analyse@5000', 'analyse@15000', 'measurements@25000']);
     s.stopRefresh();
     state.synced = true;
     jest.advanceTimersByTime(30_000);
-    expect(runs).toHaveLength(2);
+    expect(runs).toHaveLength(3);
     s.close();
   });
 

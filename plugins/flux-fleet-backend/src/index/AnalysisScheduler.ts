@@ -45,6 +45,11 @@ export interface AnalysisPasses {
    * 135 ms each per minute, profile of 2026-12-04) for analyses that almost always came out the same.
    */
   refreshDue(): boolean;
+  /**
+   * Brings the findings up to the controllers' latest measurements when they change what the last analysis said
+   * (`measuredUtilisationSignature`), without analysing again; at a refresh that analyses nothing.
+   */
+  applyMeasurements(): void;
 }
 
 /**
@@ -131,6 +136,7 @@ export class AnalysisScheduler {
     const interval = this.settings.refreshIntervalMs;
     const refresh = () => {
       if (this.passes.refreshDue()) this.analyseNow();
+      else this.passes.applyMeasurements();
     };
     this.refreshTimer = setTimeout(() => {
       refresh();

@@ -80,6 +80,8 @@ export function createClusterEntry(
     fleetInFirstSync: () => boolean;
     /** Whether what the last analysis of this cluster read besides its records changed (ClusterEntry.analysed). */
     analysisInputsChanged: () => boolean;
+    /** Brings the cluster's findings up to its controllers' latest measurements, without an analysis. */
+    applyMeasurements: () => void;
     configuredEnvironment?: string;
   },
 ): ClusterEntry {
@@ -106,6 +108,7 @@ export function createClusterEntry(
           !entry.watch().listed,
         refreshDue: () =>
           !deps.fleetInFirstSync() && (entry.watch?.().listed ?? false) && deps.analysisInputsChanged(),
+        applyMeasurements: deps.applyMeasurements,
       },
       deps.now,
     ),

@@ -300,7 +300,7 @@ describe('FleetClusters', () => {
     fleet.close();
   });
 
-  it('analyses a synced cluster again only when a time its last analysis named has come, its measurements changed, or 10 intervals passed (rules §2a)', () => {
+  it('analyses a synced cluster again only when a time its last analysis named has come or 10 intervals passed, and follows new measurements without one (rules §2a)', () => {
     const { fleet, analysedAt, findings } = labWithPendingRequest(['lab'], true);
     let measured = new Map([['flux-system/kustomize-controller', 0.4]]);
     fleet.useMeasuredUtilisation(() => measured);
@@ -319,17 +319,29 @@ describe('FleetClusters', () => {
     measured = new Map([['flux-system/kustomize-controller', 0.6]]);
     jest.advanceTimersByTime(60_000);
     expect(analyses()).toBe(first + 1);
-    // one over capacity does
+    // one over capacity does: the shard's finding comes at the next refresh, without an analysis
+    const version = fleet.clusterVersion('lab');
     measured = new Map([['flux-system/kustomize-controller', 1.5]]);
     jest.advanceTimersByTime(60_000);
-    expect(analyses()).toBe(first + 2);
-    expect(findings()).toContain('shard-over-capacity');
+    expect(analyses()).toBe(first + 1);
+    const overCapacity = () => fleet.entry('lab').view.findings.find(f => f.type === 'shard-over-capacity')?.message;
+    expect(overCapacity()).toContain('a measured 150 %');
+    expect(fleet.clusterVersion('lab')).toBeGreaterThan(version);
+    // its percent follows the measurements; back within capacity, the finding goes
+    measured = new Map([['flux-system/kustomize-controller', 1.2]]);
+    jest.advanceTimersByTime(60_000);
+    expect(overCapacity()).toContain('a measured 120 %');
+    measured = new Map([['flux-system/kustomize-controller', 0.5]]);
+    jest.advanceTimersByTime(60_000);
+    expect(findings()).not.toContain('shard-over-capacity');
+    expect(findings()).toContain('reconcile-not-handled');
+    expect(analyses()).toBe(first + 1);
     // and with nothing changing, the cluster is still analysed every 10 intervals
     const at = analysedAt()!;
-    jest.advanceTimersByTime(9 * 60_000);
-    expect(analyses()).toBe(first + 2);
+    jest.advanceTimersByTime(5 * 60_000);
+    expect(analyses()).toBe(first + 1);
     jest.advanceTimersByTime(60_000);
-    expect(analyses()).toBe(first + 3);
+    expect(analyses()).toBe(first + 2);
     expect(analysedAt()).toBe(at + 10 * 60_000);
     fleet.close();
   });
