@@ -156,6 +156,11 @@ export interface ClusterAnalysis {
   changesByTimeAt?: number;
 }
 
+/** A shard of a cluster as a map key: shard names are per Flux instance. */
+function shardKey(instance: string, shard: string): string {
+  return `${instance}\n${shard}`;
+}
+
 /**
  * The `shard-over-capacity` findings of a cluster (rules §9, §12): per shard, its busiest controller by measured
  * utilisation where measured, else estimated, when over capacity. `loads` are an analysis's (in its order).
@@ -168,7 +173,7 @@ export function shardOverCapacityFindings(
   for (const load of loads) {
     const m = measured?.get(controllerId(load.instance, load.controller));
     const utilisation = m ?? load.utilisation;
-    const key = `${load.instance}\n${load.shard}`;
+    const key = shardKey(load.instance, load.shard);
     if (utilisation > 1 && utilisation > (overloaded.get(key)?.utilisation ?? 1)) {
       overloaded.set(key, { load, utilisation, measured: m !== undefined });
     }
@@ -497,7 +502,6 @@ function summarise(
     byInstance.set(c.instance, list);
   }
 
-  const shardKey = (instance: string, shard: string) => `${instance}\n${shard}`;
   const shards = new Map<string, ShardSummary>();
   for (const c of sorted) {
     const key = shardKey(c.instance, c.shard);

@@ -1,7 +1,7 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import type { SignalPayload } from '@backstage/plugin-signals-node';
 import type { EntityLinkTarget } from '@flux-fleet/plugin-flux-fleet-common';
-import { CoalescingPublisher, SIGNAL_WINDOW_MS } from './CoalescingPublisher';
+import { CoalescingPublisher } from './CoalescingPublisher';
 import { FleetSignals } from './FleetSignals';
 
 function fakeSignals() {
@@ -49,9 +49,9 @@ describe('CoalescingPublisher', () => {
     publisher.publish('flux-fleet:entity:component:default/payments', ['a']);
     jest.advanceTimersByTime(10);
     publisher.publish('flux-fleet:entity:component:default/payments', ['b']);
-    jest.advanceTimersByTime(SIGNAL_WINDOW_MS - 10);
+    // 100 ms after the first: what an open page's freshness is built on (the guide's 208 ms p99 bar)
+    jest.advanceTimersByTime(90);
     expect(signals.sent.map(s => s.keys)).toEqual([['a'], ['b']]);
-    expect(SIGNAL_WINDOW_MS).toBe(100);
     publisher.close();
   });
 
