@@ -4,6 +4,7 @@ import { FleetClusters } from '../index/FleetClusters';
 import { FleetIndex } from '../index/FleetIndex';
 import type { WatchedResource } from '../watch/WatchedResource';
 import type { ClusterWatchHealth } from '../watch/ClusterWatcher';
+import type { WatchHealthProbe } from '../watch/startWatching';
 
 /** The Kustomization resource as a watch of it is set up. */
 export const KUSTOMIZATIONS: WatchedResource = {
@@ -80,7 +81,7 @@ export function testFleet(clusters: string[], analysis: AnalysisSettings = TEST_
 export function watchedTestFleet(cluster: string, initial: ClusterWatchHealth) {
   const { fleet, index } = testFleet([cluster]);
   let health = initial;
-  fleet.attachWatch(cluster, () => health);
+  fleet.attachWatch(cluster, watchProbe(() => health));
   const setHealth = (next: ClusterWatchHealth) => {
     health = next;
     fleet.connectionChanged(cluster);
@@ -97,4 +98,9 @@ export function watchHealth(listed: boolean, over: Partial<ClusterWatchHealth['c
     watches: [],
     servedVersions: { 'kustomize.toolkit.fluxcd.io': 'v1' },
   };
+}
+
+/** A watch probe answering from a health the test sets, as a watcher's answers from its informers. */
+export function watchProbe(health: () => ClusterWatchHealth): WatchHealthProbe {
+  return { health, listed: () => health().listed };
 }

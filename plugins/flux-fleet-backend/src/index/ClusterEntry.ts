@@ -105,9 +105,9 @@ export function createClusterEntry(
           entry.watch !== undefined &&
           entry.restoredAt === undefined &&
           !entry.syncedOnce &&
-          !entry.watch().listed,
+          !entry.watch.listed(),
         refreshDue: () =>
-          !deps.fleetInFirstSync() && (entry.watch?.().listed ?? false) && deps.analysisInputsChanged(),
+          !deps.fleetInFirstSync() && (entry.watch?.listed() ?? false) && deps.analysisInputsChanged(),
         applyMeasurements: deps.applyMeasurements,
       },
       deps.now,

@@ -7,6 +7,7 @@ import {
   watchedTestFleet,
   watchHealth,
   TEST_ANALYSIS,
+  watchProbe,
 } from '../__testUtils__/fluxFixtures';
 import { mockServices } from '@backstage/backend-test-utils';
 import { NAMESPACES } from '../watch/supportingResources';
@@ -96,7 +97,7 @@ describe('FleetClusters', () => {
       updatedAt: new Date(restoredAt - 1_000).toISOString(),
     });
     let health = watchHealth(false);
-    fleet.attachWatch('lab', () => health);
+    fleet.attachWatch('lab', watchProbe(() => health));
     health = watchHealth(true);
     fleet.connectionChanged('lab');
     expect(index.clusters()[0].status).toBe('synced');
@@ -111,7 +112,7 @@ describe('FleetClusters', () => {
     expect(fleet.remoteHealth('lab')).toBe(remote);
     expect(index.clusters()[0].status).toBe('unreachable');
     expect(fleet.isWatching('lab')).toBe(false);
-    fleet.attachWatch('lab', () => watchHealth(false));
+    fleet.attachWatch('lab', watchProbe(() => watchHealth(false)));
     expect(fleet.isWatching('lab')).toBe(true);
     expect(fleet.remoteHealth('lab')).toBeUndefined();
     // what it shows came from the other replica: restored until this watch has synced
@@ -211,7 +212,7 @@ describe('FleetClusters', () => {
     const health: Record<string, ReturnType<typeof watchHealth>> = {};
     for (const name of clusters) {
       health[name] = watchHealth(false);
-      fleet.attachWatch(name, () => health[name]);
+      fleet.attachWatch(name, watchProbe(() => health[name]));
     }
     const requested = kustomization('payments');
     (requested.metadata as Record<string, unknown>).annotations = {

@@ -162,7 +162,7 @@ export class FleetClusters implements WatchTargets {
    */
   connectionChanged(cluster: string): void {
     const entry = this.entry(cluster);
-    const listed = entry.watch?.().listed ?? false;
+    const listed = entry.watch?.listed() ?? false;
     if (listed && !entry.listed) {
       entry.restoredAt = undefined;
       entry.syncedOnce = true;

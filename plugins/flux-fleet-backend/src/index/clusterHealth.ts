@@ -10,6 +10,7 @@ import {
 } from '@flux-fleet/plugin-flux-fleet-common';
 import type { ClusterEntry } from './ClusterEntry';
 import type { Staleness } from './fleetObjects';
+import type { ClusterWatchHealth } from '../watch/ClusterWatcher';
 
 /**
  * Whether the index follows a cluster this replica watches (rules §15), from what each of its watches is doing
@@ -18,7 +19,7 @@ import type { Staleness } from './fleetObjects';
 export function syncOf(
   entry: ClusterEntry,
   now: number,
-  watch: ReturnType<NonNullable<ClusterEntry['watch']>> | undefined = entry.watch?.(),
+  watch: ClusterWatchHealth | undefined = entry.watch?.health(),
 ): ClusterSync | undefined {
   if (!watch) return undefined;
   const connection = watch.connection.status;
@@ -82,7 +83,7 @@ export function healthOf(entry: ClusterEntry, now: number): ClusterHealth {
   if (!entry.watch && entry.remote) {
     return { ...entry.remote, objectCount: view.size, countsByKind: counts };
   }
-  const watch = entry.watch?.();
+  const watch = entry.watch?.health();
   const connection = watch?.connection;
   const sync = syncOf(entry, now, watch);
   let status: ClusterStatus = sync?.status ?? 'syncing';

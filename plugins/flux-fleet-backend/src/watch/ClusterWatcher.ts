@@ -140,7 +140,7 @@ export class ClusterWatcher {
     }
     return {
       connection: this.health.snapshot(),
-      listed: this.isSynced(),
+      listed: this.listed,
       discovered: this.discovered,
       watches,
       servedVersions: this.servedVersions,
@@ -164,7 +164,8 @@ export class ClusterWatcher {
     }
   }
 
-  private isSynced(): boolean {
+  /** Whether every watch has listed (or is refused or not served): `watchHealth().listed`. */
+  get listed(): boolean {
     if (!this.discovered) return false;
     for (const { informer, unavailable } of this.informers.values()) {
       if (!informer.synced && !unavailable) return false;
@@ -263,11 +264,11 @@ export class ClusterWatcher {
         `Flux Fleet: ${informer.description} failed, retrying in ${retryInMs} ms: ${error.message}`,
       );
       this.health.failed(error, entry.essential);
-      this.health.setSynced(this.isSynced());
+      this.health.setSynced(this.listed);
       this.notify();
     },
     listed: () => {
-      this.health.setSynced(this.isSynced());
+      this.health.setSynced(this.listed);
       this.notify();
     },
     heard: (_informer, eventType) => this.health.heard(eventType),
@@ -279,7 +280,7 @@ export class ClusterWatcher {
         // a Flux CRD removed or moved to another version: discover again soon
         this.scheduleDiscovery(1_000);
       }
-      this.health.setSynced(this.isSynced());
+      this.health.setSynced(this.listed);
     },
   };
 
@@ -376,7 +377,7 @@ export class ClusterWatcher {
       );
     }
     this.discovered = true;
-    this.health.setSynced(this.isSynced());
+    this.health.setSynced(this.listed);
     this.notify();
   }
 }

@@ -6,7 +6,15 @@ import { createKubeConfig } from './createKubeConfig';
 import { createLimiter } from './createLimiter';
 
 /** Reads the health of the watch of one cluster, when asked. */
-export type WatchHealthProbe = () => ClusterWatchHealth;
+export interface WatchHealthProbe {
+  /** The watch's whole health: connection, and a state per watch, built on each call. */
+  health(): ClusterWatchHealth;
+  /**
+   * `health().listed` without building the rest: the analysis scheduler asks it for every status batch of every
+   * cluster, which at fleet L is thousands of times a second during a first sync.
+   */
+  listed(): boolean;
+}
 
 /**
  * Where the watchers deliver: per cluster, the sinks of what is read, and the cluster's lifecycle, which is
@@ -51,7 +59,10 @@ export function createWatcher(
     () => targets.connectionChanged(cluster),
     limitList,
   );
-  targets.attachWatch(cluster, () => watcher.watchHealth());
+  targets.attachWatch(cluster, {
+    health: () => watcher.watchHealth(),
+    listed: () => watcher.listed,
+  });
   watcher.start();
   return watcher;
 }
