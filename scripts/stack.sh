@@ -66,7 +66,7 @@ start_backend() {
     # V8 flags as the Flux Fleet backend README recommends (a young generation of 32 MiB, old generation growth by half,
     # memory outside the heap counted in the heap's limit)
     start_group backend bash -c "cd packages/backend && NODE_ENV=development exec node --enable-source-maps \
-      --max-semi-space-size=16 --heap-growing-percent=50 --external-memory-accounted-in-global-limit --require \"\$(node -p \"require.resolve('@backstage/cli-node/config/nodeTransform.cjs')\")\" src/index.ts ${configs[*]}"
+      --max-semi-space-size=16 --external-memory-accounted-in-global-limit --require \"\$(node -p \"require.resolve('@backstage/cli-node/config/nodeTransform.cjs')\")\" src/index.ts ${configs[*]}"
   else
     start_group backend bash -c "cd packages/backend && exec yarn start ${configs[*]}"
   fi

@@ -63,7 +63,6 @@ export async function startProductBackend(options: {
       '--enable-source-maps',
       // the V8 flags the Flux Fleet backend README recommends, as scripts/stack.sh starts the backend with them
       '--max-semi-space-size=16',
-      '--heap-growing-percent=50',
       '--external-memory-accounted-in-global-limit',
       ...(options.maxOldSpaceMiB ? [`--max-old-space-size=${options.maxOldSpaceMiB}`] : []),
       ...(options.nodeFlags ?? []),

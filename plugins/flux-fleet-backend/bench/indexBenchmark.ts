@@ -25,6 +25,7 @@ import { startWatching } from '../src/watch/startWatching';
 import { readFleetConfig } from '../src/config/readFleetConfig';
 import { createRouter } from '../src/router';
 import { FleetClusters } from '../src/index/FleetClusters';
+import { growHeapOnceSynced } from '../src/index/heapGrowth';
 import { FleetIndex } from '../src/index/FleetIndex';
 import { FleetSignals } from '../src/signals/FleetSignals';
 
@@ -203,6 +204,8 @@ async function main() {
       eventsPerObject: config.watch.eventsPerObject,
       logger,
     });
+    // as the plugin does (fleetIndexServiceFactory): V8's own heap growing during the sync, the configured after
+    growHeapOnceSynced({ percent: config.heapGrowingPercentOnceSynced, ready: fleet.ready(), logger });
     const index = new FleetIndex(fleet, config.tenants);
     // when each key was first announced on the fleet channel, and on an entity channel (what an open entity
     // page listens to)

@@ -146,4 +146,6 @@ export interface FleetConfig {
   analysis: AnalysisSettings;
   persistence: PersistenceSettings;
   capacity: CapacitySettings;
+  /** `fluxFleet.heapGrowingPercentOnceSynced`: V8's heap growing once the fleet has synced; 0 leaves it alone. */
+  heapGrowingPercentOnceSynced: number;
 }

@@ -86,6 +86,7 @@ describe('readFleetConfig', () => {
     });
     expect(config.analysis.debounceMs).toBe(50);
     expect(config.persistence.enabled).toBe(true);
+    expect(config.heapGrowingPercentOnceSynced).toBe(50);
   });
 
   it('warns, naming the cluster, when TLS verification is off', () => {
@@ -192,6 +193,11 @@ describe('readFleetConfig', () => {
       'a negative timeout',
       { watch: { requestTimeoutSeconds: -1 } },
       "'fluxFleet.watch.requestTimeoutSeconds': should be a positive number of seconds, got -1",
+    ],
+    [
+      'a heap growing percent out of range',
+      { heapGrowingPercentOnceSynced: 1000 },
+      "'fluxFleet.heapGrowingPercentOnceSynced': should be a whole number from 0 (leave V8's heap growing alone) to 400, got 1000",
     ],
     [
       'a page size of zero',

@@ -70,7 +70,20 @@ export function readFleetConfig(
     analysis: readAnalysisSettings(config),
     persistence: readPersistenceSettings(config),
     capacity: readCapacitySettings(config),
+    heapGrowingPercentOnceSynced: readHeapGrowingPercent(config),
   };
+}
+
+function readHeapGrowingPercent(config: Config): number {
+  const key = 'fluxFleet.heapGrowingPercentOnceSynced';
+  const percent = config.getOptionalNumber(key) ?? 50;
+  if (!Number.isInteger(percent) || percent < 0 || percent > 400) {
+    throw new FleetConfigError(
+      key,
+      `should be a whole number from 0 (leave V8's heap growing alone) to 400, got ${percent}`,
+    );
+  }
+  return percent;
 }
 
 function readTenants(config: Config): TenantRule[] {

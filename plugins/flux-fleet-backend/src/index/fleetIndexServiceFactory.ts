@@ -6,6 +6,7 @@ import {
 import { fleetIndexServiceRef } from '@flux-fleet/plugin-flux-fleet-node';
 import type { FleetConfig } from '../config/FleetConfig';
 import { readFleetConfig } from '../config/readFleetConfig';
+import { growHeapOnceSynced } from './heapGrowth';
 import { FleetClusters } from './FleetClusters';
 import { FleetIndex } from './FleetIndex';
 
@@ -49,6 +50,11 @@ export const fleetRuntimeServiceRef = createServiceRef<FleetRuntime>({
           ),
         });
         lifecycle.addShutdownHook(() => clusters.close());
+        growHeapOnceSynced({
+          percent: fleetConfig.heapGrowingPercentOnceSynced,
+          ready: clusters.ready(),
+          logger: pluginLogger,
+        });
         return { config: fleetConfig, clusters, index: new FleetIndex(clusters, fleetConfig.tenants) };
       },
     }),
