@@ -41,7 +41,9 @@ export interface RunningSimulator {
   /**
    * API requests every cluster received so far, summed, by user (`flux-fleet-admin`, `flux-fleet-readonly`…):
    * every request but those that follow their own schedule whatever pages are viewed: capacity collection's (pod
-   * proxy scrapes, controller lookups) and a watcher's (opening watches, `GET /version` probes). A page view that
+   * proxy scrapes, controller lookups), a watcher's (opening watches, `GET /version` probes) and Flux Fleet's write
+   * checks (a `SelfSubjectAccessReview` per cluster every five minutes: one round of them fell within Flux Fleet's
+   * 50 page views at L once, and read as 2 requests per view, 2026-12-06). A page view that
    * reads a cluster makes other requests (lists, gets, discovery), which stay counted.
    */
   requestsByUser(): Promise<Record<string, number>>;
@@ -159,7 +161,8 @@ export async function startSimulator(options: {
               (requests.podProxyByUser[user] ?? 0) -
               (requests.controllerLookupsByUser[user] ?? 0) -
               (requests.watchesByUser[user] ?? 0) -
-              (requests.versionProbesByUser[user] ?? 0);
+              (requests.versionProbesByUser[user] ?? 0) -
+              (requests.accessReviewsByUser[user] ?? 0);
           }
         }
         return sum;

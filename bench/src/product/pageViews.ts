@@ -60,8 +60,8 @@ export interface PageViewSeries {
   clusterRequests: number;
   clusterRequestsPerView: number;
   /**
-   * Flux Fleet only: requests it makes anyway besides those the simulator's counts leave out (relists, discovery,
-   * write checks), at the rate measured over an idle window just before; `clusterRequests` minus what that rate
+   * Flux Fleet only: requests it makes anyway besides those the simulator's counts leave out (relists,
+   * discovery), at the rate measured over an idle window just before; `clusterRequests` minus what that rate
    * predicts is what the views caused.
    */
   background?: { requestsPerSecond: number; expectedDuringViews: number };

@@ -290,7 +290,7 @@ function productSections(results: BenchResults): string[] {
               ours.background.expectedDuringViews
             } expected from its background rate (${
               ours.background.requestsPerSecond
-            }/s over ${p.clusters} clusters: relists, discovery and write checks; opening watches, version probes and capacity collection are not counted).`
+            }/s over ${p.clusters} clusters: relists and discovery; opening watches, version probes, write checks and capacity collection are not counted).`
           : '',
       ].join(''),
     );

@@ -17,6 +17,7 @@ import { startWatching } from '../src/watch/startWatching';
 import { readFleetConfig } from '../src/config/readFleetConfig';
 import { FleetClusters } from '../src/index/FleetClusters';
 import { FleetIndex } from '../src/index/FleetIndex';
+import { growHeapOnceSynced } from '../src/index/heapGrowth';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) {
@@ -156,6 +157,8 @@ async function main() {
       eventsPerObject: config.watch.eventsPerObject,
       logger,
     });
+    // as the plugin does (fleetIndexServiceFactory): V8's own heap growing during the sync, the configured after
+    growHeapOnceSynced({ percent: config.heapGrowingPercentOnceSynced, ready: fleet.ready(), logger });
     const index = new FleetIndex(fleet, config.tenants);
     const passes = countPasses(fleet);
     const cpuAtStart = process.cpuUsage();

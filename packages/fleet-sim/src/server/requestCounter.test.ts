@@ -11,6 +11,7 @@ interface ClusterItem {
     controllerLookupsByUser: Record<string, number>;
     watchesByUser: Record<string, number>;
     versionProbesByUser: Record<string, number>;
+    accessReviewsByUser: Record<string, number>;
   };
 }
 
@@ -91,7 +92,7 @@ describe('request counts on the admin API', () => {
     }).toEqual({ all: 4, lookups: 2 });
   });
 
-  it('tells watches and version probes (a watcher\'s own schedule) from reads', async () => {
+  it('tells watches, version probes and write checks (on their own schedules) from reads', async () => {
     const [cluster] = sim.clusters;
     const before = await requestsOf(cluster.name);
     const ks = '/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations';
@@ -105,14 +106,29 @@ describe('request counts on the admin API', () => {
     expect((await call(cluster, '/version')).status).toBe(200);
     await call(cluster, `${ks}?limit=1`);
     await call(cluster, '/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/apps/kustomizations/payments?watch=false');
+    const review = await call(cluster, '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+      method: 'POST',
+      body: {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SelfSubjectAccessReview',
+        spec: { resourceAttributes: { group: 'kustomize.toolkit.fluxcd.io', resource: 'kustomizations', verb: 'patch' } },
+      },
+    });
+    expect(review.status).toBe(201);
     const after = await requestsOf(cluster.name);
     const admin = 'flux-fleet-admin';
-    const delta = (counts: 'byUser' | 'watchesByUser' | 'versionProbesByUser') =>
+    const delta = (counts: 'byUser' | 'watchesByUser' | 'versionProbesByUser' | 'accessReviewsByUser') =>
       (after[counts][admin] ?? 0) - (before[counts][admin] ?? 0);
-    expect({ all: delta('byUser'), watches: delta('watchesByUser'), probes: delta('versionProbesByUser') }).toEqual({
-      all: 4,
+    expect({
+      all: delta('byUser'),
+      watches: delta('watchesByUser'),
+      probes: delta('versionProbesByUser'),
+      reviews: delta('accessReviewsByUser'),
+    }).toEqual({
+      all: 5,
       watches: 1,
       probes: 1,
+      reviews: 1,
     });
   });
 

@@ -1,19 +1,27 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 const FLAG = '--heap-growing-percent';
 
 /**
- * Sets V8's heap growing (how much the old generation may grow between two full collections) once the fleet's
- * first sync is done (`ready`), to `percent`; 0 leaves V8's own growing in place.
+ * Once the fleet's first sync is done (`ready`): gives back the memory the sync peaked at, with one
+ * memory-reducing collection, and sets V8's heap growing (how much the old generation may grow between two full
+ * collections) to `percent`. 0 leaves V8 alone throughout.
  *
  * Why not a node flag from the start: the first sync builds the whole index at once, and with the heap growing by
  * 50 % the collector marked the growing heap every few seconds. The product's first sync at fleet L (100 clusters,
  * 1.06M objects, `make bench --size L` stopped once synced, one run each, 2026-12-06) took 168 s and 178 s of the
- * backend's CPU with `--heap-growing-percent=50` from the start, 132 s and 130 s of CPU with V8's own growing. At
- * rest the 50 % is what keeps the sync's peak from staying resident (backend README, "Memory, and the node flags
- * to run with"). V8 reads the flag whenever it sets the next collection's limit, so setting it later takes effect
- * at the next full collection.
+ * backend's CPU with `--heap-growing-percent=50` from the start, 132 s and 130 s with V8's own growing. V8 reads
+ * the flag whenever it sets the next collection's limit, so setting it later takes effect at the next full
+ * collection; at rest the 50 % keeps the heap near what stays live (backend README, "Memory, and the node flags to
+ * run with").
+ *
+ * Why the collection: V8 keeps the pages of the old generation's highest point until a memory-reducing collection,
+ * which it starts only when the allocation rate is low, which a fleet that changes all the time never gives it.
+ * With V8's own growing that highest point is higher: at fleet M the index benchmark's process held 397 MiB after
+ * the sync against 357 MiB with 50 % from the start, and 298 and 286 MiB after a memory-reducing collection
+ * (`bench/syncProfile.ts --last-resort 1`, one run each, 2026-12-06).
  *
  * A `--heap-growing-percent` on node's command line is the operator's choice: it is left as it is.
  */
@@ -25,25 +33,56 @@ export function growHeapOnceSynced(options: {
   execArgv?: readonly string[];
   /** `v8.setFlagsFromString`; a test passes its own. */
   setFlags?: (flags: string) => void;
+  /** A memory-reducing collection; a test passes its own. */
+  collect?: () => void;
 }): void {
-  const { percent, ready, logger, execArgv = process.execArgv, setFlags = setFlagsFromString } = options;
+  const {
+    percent,
+    ready,
+    logger,
+    execArgv = process.execArgv,
+    setFlags = setFlagsFromString,
+    collect = memoryReducingCollection,
+  } = options;
   if (percent === 0) return;
   const given = execArgv.find(arg => arg === FLAG || arg.startsWith(`${FLAG}=`));
   if (given) {
     logger.info(
       `Flux Fleet leaves V8's heap growing as node's command line sets it (${given}); without it, V8 grows the heap as it sees fit during the first sync and Flux Fleet sets ${FLAG}=${percent} once it is done (fluxFleet.heapGrowingPercentOnceSynced)`,
     );
-    return;
   }
   ready.then(
     () => {
-      setFlags(`${FLAG}=${percent}`);
+      if (!given) setFlags(`${FLAG}=${percent}`);
+      const rssBefore = process.memoryUsage.rss();
+      const started = performance.now();
+      try {
+        collect();
+      } catch (error) {
+        // a later node without V8's gc extension: the memory stays as it is, nothing else changes
+        logger.warn(`Flux Fleet could not give back the memory of its first sync: ${error}`);
+        return;
+      }
+      const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
       logger.info(
-        `Flux Fleet: first sync done; the heap now grows by ${percent} % between full collections (fluxFleet.heapGrowingPercentOnceSynced)`,
+        `Flux Fleet: first sync done; a memory-reducing collection took ${Math.round(performance.now() - started)} ms (resident memory ${mib(rssBefore)} → ${mib(process.memoryUsage.rss())} MiB)${
+          given ? '' : `, and the heap now grows by ${percent} % between full collections (fluxFleet.heapGrowingPercentOnceSynced)`
+        }`,
       );
     },
     () => {
       // ready never rejects; a failure there is reported where it happens
     },
   );
+}
+
+/**
+ * What V8 does when the memory reducer runs or memory is short (`CollectAllAvailableGarbage`): full collections
+ * until nothing more is freed, and the freed pages given back. Node has no call for it but V8's gc extension, which
+ * a context created after `--expose-gc` carries; the flag adds `gc` to new contexts only, not to the running one.
+ */
+function memoryReducingCollection(): void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as (options: object) => void;
+  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
