@@ -158,6 +158,17 @@ describe('renderReport', () => {
     expect(report).toContain('1.5 KiB / 2.9 KiB (**0.5×**)');
   });
 
+  it('says when the process held less after the sync than before it, rather than a negative size', () => {
+    expect(report).toContain('| RSS per indexed object | 2.1 KiB |');
+    const base = results();
+    const small = renderReport({
+      ...base,
+      ingest: [{ ...base.ingest[0], index: { ...base.ingest[0].index, rssBytesPerObject: -7_342 } }],
+    });
+    expect(small).toContain('| RSS per indexed object | below the start (the collection after the sync) |');
+    expect(small).not.toContain('-7342');
+  });
+
   it('puts the Kubernetes plugin beside Flux Fleet with requests per view and per open minute', () => {
     expect(report).toContain(
       '| Kubernetes plugin, entity tab: `POST /api/kubernetes/services/:name` | 900 ms | 1.80 s | 3 (12 errors) | 360 | 2,160 | **360×** |',

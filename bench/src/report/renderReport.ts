@@ -43,6 +43,14 @@ function bytes(value: number | undefined): string {
     : `${Math.round(value)} B`;
 }
 
+/**
+ * RSS per object over the process before the sync. Below zero where the index is small (fleet S): the collection the
+ * plugin runs once the first sync is done gives back more of what the process held before than the index adds.
+ */
+function rssPerObject(value: number | undefined): string {
+  return value !== undefined && value < 0 ? 'below the start (the collection after the sync)' : bytes(value);
+}
+
 function times(value: number | undefined): string {
   return value === undefined ? DASH : `${value}×`;
 }
@@ -98,7 +106,7 @@ function ingestSection(results: BenchResults): string {
           )} pages, ${mebibytes(i.baseline.bytes)})`,
       ),
       row('**sync / parse**', i => `**${times(i.ratios.syncToParse)}**`),
-      row('RSS per indexed object', i => bytes(i.index.rssBytesPerObject)),
+      row('RSS per indexed object', i => rssPerObject(i.index.rssBytesPerObject)),
       row(
         'heap per object: index / parsed lists',
         i =>
