@@ -1,4 +1,5 @@
 import { mockServices } from '@backstage/backend-test-utils';
+import { runInNewContext } from 'node:vm';
 import { growHeapOnceSynced } from './heapGrowth';
 
 function deferred() {
@@ -58,6 +59,8 @@ describe('growHeapOnceSynced', () => {
     await settle();
     expect(logger.warn).not.toHaveBeenCalled();
     expect(logger.info).toHaveBeenCalledWith(expect.stringMatching(/a memory-reducing collection took \d+ ms \(resident memory \d+ → \d+ MiB\)/));
+    // the gc extension was only on while the collection's context was made: no later context gets `gc`
+    expect(runInNewContext('typeof gc')).toBe('undefined');
 
     const failing = mockServices.logger.mock();
     growHeapOnceSynced({

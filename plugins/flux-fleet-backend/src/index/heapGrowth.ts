@@ -79,10 +79,16 @@ export function growHeapOnceSynced(options: {
 /**
  * What V8 does when the memory reducer runs or memory is short (`CollectAllAvailableGarbage`): full collections
  * until nothing more is freed, and the freed pages given back. Node has no call for it but V8's gc extension, which
- * a context created after `--expose-gc` carries; the flag adds `gc` to new contexts only, not to the running one.
+ * a context created after `--expose-gc` carries; the flag adds `gc` to new contexts only, not to the running one,
+ * and is turned off again at once so that no later context (a sandbox of another plugin) gets `gc` from it.
  */
 function memoryReducingCollection(): void {
+  let gc: (options: object) => void;
   setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as (options: object) => void;
+  try {
+    gc = runInNewContext('gc') as (options: object) => void;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
   gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
