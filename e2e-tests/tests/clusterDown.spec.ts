@@ -32,19 +32,22 @@ test('a cluster that goes down shows as unreachable with stale rows, while the o
   await expect(card.rows()).toHaveCount(clusters.length);
   await expect(page.getByTestId('flux-fleet-stale')).toHaveCount(0);
 
-  // What the card shows of the cluster before it goes down: its objects and their states' words.
-  const lastKnown = new Map<string, string>();
-  for (const o of byCluster.get(down)!) {
-    if ((await card.object(o).count()) === 0) continue;
-    lastKnown.set(
-      `${o.kind}/${o.namespace}/${o.name}`,
-      shownStateWords((await card.read(o)).state) ?? '',
-    );
-  }
-  expect(lastKnown.size, `objects shown for ${down}`).toBeGreaterThan(0);
-
   try {
     await setFaults(down, { down: true });
+    // What the card shows of the cluster once it is down: its objects and their states' words. Read after the
+    // fault, not before: the fleet churns, and a change the cluster sent just before it went down is its last
+    // known state (a run read "Ready" before the fault and the card rightly kept the "Progressing" that came 1 s
+    // later). The wait covers a change already on its way to the page when the cluster's connections closed.
+    await page.waitForTimeout(2_000);
+    const lastKnown = new Map<string, string>();
+    for (const o of byCluster.get(down)!) {
+      if ((await card.object(o).count()) === 0) continue;
+      lastKnown.set(
+        `${o.kind}/${o.namespace}/${o.name}`,
+        shownStateWords((await card.read(o)).state) ?? '',
+      );
+    }
+    expect(lastKnown.size, `objects shown for ${down}`).toBeGreaterThan(0);
 
     await expect(
       page.getByTestId(`flux-fleet-cluster-notice-${down}`),
