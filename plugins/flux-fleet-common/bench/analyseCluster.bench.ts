@@ -52,7 +52,7 @@ const namespaces = new Map(
 const workloads = new Map(
   generated.workloads
     .map(w => normalizeWorkload(cluster, w).record!)
-    .map(w => [w.id, w]),
+    .map(w => [w.id, w.labels]),
 );
 const input = {
   cluster,

@@ -22,7 +22,7 @@ import {
 import type {
   FluxObjectRecord,
   NamespaceRecord,
-  WorkloadRecord,
+  WorkloadLabels,
 } from '../src/record';
 import type { FluxController } from '../src/types';
 import { generateCluster } from './fleetGenerator';
@@ -83,10 +83,10 @@ const contexts = records.map((_, c) => {
         .map(n => normalizeNamespace(cluster, n).record!)
         .map(n => [n.name, n]),
     ),
-    workloads: new Map<string, WorkloadRecord>(
+    workloads: new Map<string, WorkloadLabels>(
       side.workloads
         .map(w => normalizeWorkload(cluster, w).record!)
-        .map(w => [w.id, w]),
+        .map(w => [w.id, w.labels]),
     ),
   };
 });

@@ -25,7 +25,7 @@ import {
 import type {
   FluxObjectRecord,
   NamespaceRecord,
-  WorkloadRecord,
+  WorkloadLabels,
 } from './record';
 import type { FluxController } from './types';
 
@@ -195,7 +195,7 @@ function scenario(): ClusterAnalysisInput {
     metadata: { name: 'busy', namespace: 'team-shop', labels: SHARD2 },
     spec: { interval: '10m', url: 'oci://ghcr.io/acme/busy' },
   };
-  const workloads = new Map<string, WorkloadRecord>(
+  const workloads = new Map<string, WorkloadLabels>(
     [
       normalizeWorkload('prod-eu', {
         kind: 'Deployment',
@@ -205,7 +205,7 @@ function scenario(): ClusterAnalysisInput {
           labels: { 'backstage.io/kubernetes-id': 'payments' },
         },
       }).record!,
-    ].map(w => [w.id, w]),
+    ].map(w => [w.id, w.labels]),
   );
   return {
     cluster: 'prod-eu',

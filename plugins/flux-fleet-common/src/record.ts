@@ -118,6 +118,13 @@ export interface NamespaceRecord {
   readonly labels: Readonly<Record<string, string>>;
 }
 
+/**
+ * The labels of a workload, shared through the value pool: all that the index keeps of a workload (rules §6 reads
+ * its `backstage.io/kubernetes-id` label and matches label selectors against them). Kept by inventory id, they cost
+ * about 60 bytes a workload less than whole {@link WorkloadRecord}s (one of every two Flux objects has a workload).
+ */
+export type WorkloadLabels = Readonly<Record<string, string>>;
+
 /** The record of a workload that a Flux object may have applied (rules §6). */
 export interface WorkloadRecord {
   readonly cluster: string;

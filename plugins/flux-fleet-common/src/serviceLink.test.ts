@@ -11,7 +11,7 @@ import {
   deriveService,
   deriveServiceLink,
   entityLinkOf,
-  inventoryWorkloads,
+  inventoryWorkloadLabels,
   matchesEntityLink,
 } from './serviceLink';
 
@@ -50,7 +50,7 @@ const workloads = new Map(
     workload('Deployment', 'team-shop', 'checkout', {
       'backstage.io/kubernetes-id': 'checkout-from-workload',
     }),
-  ].map(w => [w.id, w]),
+  ].map(w => [w.id, w.labels]),
 );
 
 function withAnnotation(service: string) {
@@ -112,19 +112,21 @@ describe('deriveServiceLink', () => {
     const k = readyKustomization() as any;
     k.spec.kubeConfig = { secretRef: { name: 'edge-kubeconfig' } };
     expect(deriveService(recordOf(k), workloads)).toBeNull();
-    expect(inventoryWorkloads(recordOf(k), workloads)).toEqual([]);
+    expect(inventoryWorkloadLabels(recordOf(k), workloads)).toEqual([]);
   });
 
   it('is null without workloads to look up', () => {
     expect(deriveService(recordOf(readyKustomization()))).toBeNull();
   });
 
-  it('lists the known workloads of an inventory in inventory order', () => {
+  it('lists the labels of the known workloads of an inventory in inventory order', () => {
     expect(
-      inventoryWorkloads(recordOf(readyKustomization()), workloads).map(
-        w => w.name,
-      ),
-    ).toEqual(['payments-api', 'payments-worker', 'payments-nightly']);
+      inventoryWorkloadLabels(recordOf(readyKustomization()), workloads),
+    ).toEqual([
+      { app: 'payments-api' },
+      { 'backstage.io/kubernetes-id': 'payments-worker', tier: 'batch' },
+      { 'backstage.io/kubernetes-id': 'payments-nightly' },
+    ]);
   });
 });
 

@@ -6,12 +6,15 @@ import type { EntityLink } from './api';
 import { matchesLabelSelector } from './labelSelector';
 import { checkEntityLabelSelector } from './entitySelectorLimits';
 import { inventoryWorkloadIds, visitInventoryWorkloadIds } from './record';
-import type { FluxObjectRecord, WorkloadRecord } from './record';
+import type { FluxObjectRecord, WorkloadLabels } from './record';
 import { ANNOTATIONS, LABELS } from './vocabulary';
 
-/** Finds the workloads of a cluster by inventory id (`<namespace>_<name>_<group>_<kind>`); a `Map` will do. */
+/**
+ * Finds the labels of a cluster's workloads by inventory id (`<namespace>_<name>_<group>_<kind>`); a `Map` will do.
+ * Their labels are all that services and label selectors read of workloads (rules §6).
+ */
 export interface WorkloadLookup {
-  get(id: string): WorkloadRecord | undefined;
+  get(id: string): WorkloadLabels | undefined;
 }
 
 /** The service of an object and what named it. */
@@ -24,18 +27,18 @@ export interface ServiceLink {
 }
 
 /**
- * The workloads of an object's inventory that the lookup knows, in inventory order. None for reconcilers that
- * apply to another cluster (`spec.kubeConfig`): their inventory is not in this cluster.
+ * The labels of the workloads of an object's inventory that the lookup knows, in inventory order. None for
+ * reconcilers that apply to another cluster (`spec.kubeConfig`): their inventory is not in this cluster.
  */
-export function inventoryWorkloads(
-  record: FluxObjectRecord,
+export function inventoryWorkloadLabels(
+  record: Pick<FluxObjectRecord, 'inventory' | 'namespace' | 'remote'>,
   workloads: WorkloadLookup | undefined,
-): WorkloadRecord[] {
+): WorkloadLabels[] {
   if (!workloads || record.remote || !record.inventory) return [];
-  const result: WorkloadRecord[] = [];
+  const result: WorkloadLabels[] = [];
   for (const id of inventoryWorkloadIds(record)) {
-    const workload = workloads.get(id);
-    if (workload) result.push(workload);
+    const labels = workloads.get(id);
+    if (labels) result.push(labels);
   }
   return result;
 }
@@ -56,7 +59,7 @@ export function deriveServiceLink(
   if (!workloads || record.remote || !record.inventory) return undefined;
   let link: ServiceLink | undefined;
   visitInventoryWorkloadIds(record, id => {
-    const service = workloads.get(id)?.kubernetesId;
+    const service = workloads.get(id)?.[LABELS.kubernetesId];
     if (service) link = { service, via: 'workload', workload: id };
     return link !== undefined;
   });

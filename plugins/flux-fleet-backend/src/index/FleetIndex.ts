@@ -13,7 +13,7 @@ import {
   FluxObjectRecord,
   InstanceSummary,
   MalformedObject,
-  inventoryWorkloads,
+  inventoryWorkloadLabels,
   ObjectQuery,
   Page,
   ShardSummary,
@@ -322,7 +322,7 @@ export class FleetIndex implements FleetIndexService {
     return {
       labels: record.labels,
       service: found.object.service,
-      workloadLabels: inventoryWorkloads(record, found.entry.store.workloads).map(w => w.labels),
+      workloadLabels: inventoryWorkloadLabels(record, found.entry.store.workloads),
     };
   }
 

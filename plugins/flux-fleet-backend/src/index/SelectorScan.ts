@@ -1,7 +1,7 @@
 import {
   EntityLink,
   EntityLinkTarget,
-  inventoryWorkloadIds,
+  inventoryWorkloadLabels,
   matchesEntityLink,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import type { ClusterEntry } from './ClusterEntry';
@@ -28,18 +28,10 @@ export class SelectorScan {
       for (const s of view.slots()) {
         // read from the columns: building every record of the fleet for one selector would cost ten times more
         const { inventory, namespace, remote } = view.table.inventoryOf(s);
-        const workloadLabels: Array<Readonly<Record<string, string>>> = [];
-        // the workloads of its inventory, as inventoryWorkloads finds them (rules §6)
-        if (!remote && inventory) {
-          for (const id of inventoryWorkloadIds({ inventory, namespace })) {
-            const workload = workloads.get(id);
-            if (workload) workloadLabels.push(workload.labels);
-          }
-        }
         const target: EntityLinkTarget = {
           labels: view.table.labelsAt(s),
           service: view.serviceOf(s),
-          workloadLabels,
+          workloadLabels: inventoryWorkloadLabels({ inventory, namespace, remote }, workloads),
         };
         if (matchesEntityLink(target, link)) matches.push(view.keyOf(s));
       }

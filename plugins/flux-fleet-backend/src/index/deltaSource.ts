@@ -59,7 +59,7 @@ export function deltaSourceOf(
     sent.namespaces = new Map(store.namespaces);
   }
   if (changedSince(store.workloads, sent.workloads)) {
-    delta.workloads = [...store.workloads.values()];
+    delta.workloads = store.persistedWorkloads();
     sent.workloads = new Map(store.workloads);
   }
   return delta;

@@ -27,7 +27,7 @@ export function snapshotSourceOf(
       },
       controllers: [...store.controllers.values()],
       namespaces: [...store.namespaces.values()],
-      workloads: [...store.workloads.values()],
+      workloads: store.persistedWorkloads(),
       events: [...store.events],
     },
   };

@@ -3,11 +3,11 @@ import type {
   FluxObjectRecord,
   NamespaceRecord,
   ValuePool,
-  WorkloadRecord,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type { ClusterDeltaData } from '../records/clusterDeltaTypes';
+import type { PersistedWorkload } from '../records/snapshotTypes';
 import { reviver } from './clusterSnapshot';
 
 export type { ClusterDeltaData } from '../records/clusterDeltaTypes';
@@ -40,7 +40,7 @@ export async function decodeDelta(data: Buffer, pool: ValuePool): Promise<Cluste
       namespaces: parsed.namespaces.map(n => revive(n) as NamespaceRecord),
     }),
     ...(parsed.workloads && {
-      workloads: parsed.workloads.map(w => revive(w) as WorkloadRecord),
+      workloads: parsed.workloads.map(w => revive(w) as PersistedWorkload),
     }),
     health: parsed.health,
   };

@@ -3,12 +3,15 @@ import type {
   FluxObjectRecord,
   NamespaceRecord,
   ValuePool,
-  WorkloadRecord,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { createGzip, gunzip, gunzipSync } from 'node:zlib';
-import type { ClusterSnapshotData, ClusterSnapshotSource } from '../records/snapshotTypes';
+import type {
+  ClusterSnapshotData,
+  ClusterSnapshotSource,
+  PersistedWorkload,
+} from '../records/snapshotTypes';
 
 export type { ClusterSnapshotData, ClusterSnapshotSource } from '../records/snapshotTypes';
 
@@ -119,7 +122,7 @@ export async function decodeSnapshot(
     updatedAt: Array.isArray(parsed.updatedAt) ? parsed.updatedAt : [],
     controllers: (parsed.controllers ?? []).map(c => revive(c) as FluxController),
     namespaces: (parsed.namespaces ?? []).map(n => revive(n) as NamespaceRecord),
-    workloads: (parsed.workloads ?? []).map(w => revive(w) as WorkloadRecord),
+    workloads: (parsed.workloads ?? []).map(w => revive(w) as PersistedWorkload),
     events: parsed.events ?? [],
   };
 }

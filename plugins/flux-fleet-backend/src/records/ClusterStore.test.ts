@@ -141,4 +141,44 @@ describe('ClusterStore', () => {
     expect(store.commit().structural).toBe(true);
     expect([...store.workloads.keys()]).toHaveLength(1);
   });
+
+  it('keeps the labels of workloads by inventory id, and a list of one kind removes only the missing ones of that kind', () => {
+    const { store } = storeOf();
+    const deployments = store.supporting('workloads', DEPLOYMENTS);
+    const statefulSets = store.supporting('workloads', { ...DEPLOYMENTS, kind: 'StatefulSet' });
+    deployments.upsert(deployment('api', { 'backstage.io/kubernetes-id': 'api' }));
+    deployments.upsert(deployment('web', { app: 'web' }));
+    statefulSets.upsert({ ...deployment('db', { app: 'db' }), kind: 'StatefulSet' });
+    expect(Object.fromEntries(store.workloads)).toEqual({
+      'apps_api_apps_Deployment': { 'backstage.io/kubernetes-id': 'api' },
+      'apps_web_apps_Deployment': { app: 'web' },
+      'apps_db_apps_StatefulSet': { app: 'db' },
+    });
+    deployments.listStarted();
+    deployments.upsert(deployment('api', { 'backstage.io/kubernetes-id': 'api' }));
+    deployments.listFinished();
+    expect([...store.workloads.keys()]).toEqual(['apps_api_apps_Deployment', 'apps_db_apps_StatefulSet']);
+    // snapshots and deltas carry the kubernetes-id again, for a replica of the earlier version
+    expect(store.persistedWorkloads()).toEqual([
+      { id: 'apps_api_apps_Deployment', kubernetesId: 'api', labels: { 'backstage.io/kubernetes-id': 'api' } },
+      { id: 'apps_db_apps_StatefulSet', kubernetesId: undefined, labels: { app: 'db' } },
+    ]);
+  });
+
+  it('restores workloads from a snapshot of the earlier version, which held whole workload records', () => {
+    const { store } = storeOf();
+    const earlier = {
+      cluster: 'lab',
+      id: 'apps_api_apps_Deployment',
+      namespace: 'apps',
+      kind: 'Deployment',
+      name: 'api',
+      kubernetesId: 'api',
+      labels: { 'backstage.io/kubernetes-id': 'api' },
+    };
+    store.restore({ objects: [], controllers: [], namespaces: [], workloads: [earlier] });
+    expect(Object.fromEntries(store.workloads)).toEqual({
+      'apps_api_apps_Deployment': { 'backstage.io/kubernetes-id': 'api' },
+    });
+  });
 });

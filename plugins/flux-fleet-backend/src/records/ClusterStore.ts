@@ -4,12 +4,14 @@ import {
   FluxController,
   FluxCrdRecord,
   FluxObjectRecord,
+  LABELS,
   NamespaceRecord,
   normalizeCrd,
   normalizeFluxObject,
   normalizeNamespace,
   normalizeWorkload,
   ValuePool,
+  WorkloadLabels,
   WorkloadRecord,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import type {
@@ -20,6 +22,7 @@ import type { InformerSink } from '../watch/ResourceInformer';
 import { apiVersionOf, WatchedResource } from '../watch/WatchedResource';
 import { readFluxEvent, StoredEvent } from './fluxEvents';
 import type { ClusterDeltaData } from './clusterDeltaTypes';
+import type { PersistedWorkload } from './snapshotTypes';
 import { RecordTable } from './RecordTable';
 import { RecentEvents } from './RecentEvents';
 import { classifyRecordChange, sameValue } from './recordChange';
@@ -50,8 +53,8 @@ export class ClusterStore implements ClusterSinks {
   /** Controller Deployments, by `namespace/name`. */
   readonly controllers = new Map<string, FluxController>();
   readonly namespaces = new Map<string, NamespaceRecord>();
-  /** Workloads, by inventory id. */
-  readonly workloads = new Map<string, WorkloadRecord>();
+  /** The labels of the workloads, by inventory id (all that services and label selectors read of them). */
+  readonly workloads = new Map<string, WorkloadLabels>();
   /** The Flux CRDs, by name, for upgrade readiness (rules §10). */
   readonly crds = new Map<string, FluxCrdRecord>();
   /** Recent events, by object key, newest first. */
@@ -116,6 +119,15 @@ export class ClusterStore implements ClusterSinks {
     this.objects.compact();
   }
 
+  /** The workloads as snapshots and deltas carry them. */
+  persistedWorkloads(): PersistedWorkload[] {
+    return Array.from(this.workloads, ([id, labels]) => ({
+      id,
+      kubernetesId: labels[LABELS.kubernetesId],
+      labels,
+    }));
+  }
+
   /** What changed so far, without taking it. */
   peekChanges(): Readonly<StoreChanges> {
     return this.pending;
@@ -129,7 +141,7 @@ export class ClusterStore implements ClusterSinks {
     objects: FluxObjectRecord[];
     controllers: FluxController[];
     namespaces: NamespaceRecord[];
-    workloads: WorkloadRecord[];
+    workloads: PersistedWorkload[];
     events?: Array<[string, StoredEvent[]]>;
   }): void {
     const seen = new Set<string>();
@@ -148,7 +160,7 @@ export class ClusterStore implements ClusterSinks {
     );
     this.replaceIfChanged(
       this.workloads,
-      snapshot.workloads.map(w => [w.id, w] as const),
+      snapshot.workloads.map(w => [w.id, w.labels] as const),
     );
     if (snapshot.events) {
       for (const key of this.events.replaceAll(snapshot.events)) this.pending.eventKeys.add(key);
@@ -170,7 +182,7 @@ export class ClusterStore implements ClusterSinks {
       this.replaceIfChanged(this.namespaces, delta.namespaces.map(n => [n.name, n] as const));
     }
     if (delta.workloads) {
-      this.replaceIfChanged(this.workloads, delta.workloads.map(w => [w.id, w] as const));
+      this.replaceIfChanged(this.workloads, delta.workloads.map(w => [w.id, w.labels] as const));
     }
     for (const [key, list] of delta.events) {
       if (this.events.set(key, this.objects.has(key) ? list : [])) this.pending.eventKeys.add(key);
@@ -264,7 +276,7 @@ export class ClusterStore implements ClusterSinks {
           raw => (raw as { metadata?: { name?: string } })?.metadata?.name,
         );
       case 'workloads':
-        return keyedSink<WorkloadRecord>(
+        return keyedSink<WorkloadRecord, WorkloadLabels>(
           this,
           this.workloads,
           raw =>
@@ -277,8 +289,9 @@ export class ClusterStore implements ClusterSinks {
             ),
           w => w.id,
           undefined,
-          // only the workloads of one kind are listed by this sink's informer
-          w => w.kind === resource.kind,
+          // only the workloads of one kind are listed by this sink's informer; an inventory id ends in the kind
+          id => id.endsWith(`_${resource.kind}`),
+          w => w.labels,
         );
       case 'crds':
         return keyedSink<FluxCrdRecord>(

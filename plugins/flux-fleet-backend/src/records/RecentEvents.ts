@@ -29,7 +29,8 @@ export class RecentEvents implements Iterable<[string, StoredEvent[]]> {
     list.push(event);
     list.sort((a, b) => b.at - a.at);
     for (const dropped of list.splice(this.perObject)) this.order.delete(dropped.id);
-    this.byObject.set(objectKey, list);
+    // a copy of exactly its length: the list grown by push() keeps room for 17 events (152 bytes for one)
+    this.byObject.set(objectKey, list.slice());
     this.order.delete(event.id);
     if (list.includes(event)) this.order.set(event.id, objectKey);
     while (this.order.size > this.maxTotal) {

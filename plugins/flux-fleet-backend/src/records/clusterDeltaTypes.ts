@@ -3,9 +3,9 @@ import type {
   FluxController,
   FluxObjectRecord,
   NamespaceRecord,
-  WorkloadRecord,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import type { StoredEvent } from './fluxEvents';
+import type { PersistedWorkload } from './snapshotTypes';
 
 /**
  * What changed in one cluster's store since the previous delta, as the replica watching it holds it now: the
@@ -23,7 +23,7 @@ export interface ClusterDeltaData {
   events: Array<[string, StoredEvent[]]>;
   controllers?: FluxController[];
   namespaces?: NamespaceRecord[];
-  workloads?: WorkloadRecord[];
+  workloads?: PersistedWorkload[];
   /** The watching replica's health of the cluster when the delta was taken. */
   health: ClusterHealth;
 }

@@ -6,6 +6,13 @@ import type {
 } from '@flux-fleet/plugin-flux-fleet-common';
 import type { StoredEvent } from './fluxEvents';
 
+/**
+ * A workload as snapshots and deltas carry it: its inventory id and labels, which is all the index keeps, and its
+ * `backstage.io/kubernetes-id` label once more as `kubernetesId`, the field an earlier version's replica reads
+ * during a rolling upgrade. Snapshots of that version (whole workload records) read as these.
+ */
+export type PersistedWorkload = Pick<WorkloadRecord, 'id' | 'kubernetesId' | 'labels'>;
+
 /** What a snapshot of one cluster holds: its store as read, and when each object last changed. */
 export interface ClusterSnapshotData {
   format: 1;
@@ -14,7 +21,7 @@ export interface ClusterSnapshotData {
   updatedAt: number[];
   controllers: FluxController[];
   namespaces: NamespaceRecord[];
-  workloads: WorkloadRecord[];
+  workloads: PersistedWorkload[];
   events: Array<[string, StoredEvent[]]>;
 }
 
@@ -32,6 +39,6 @@ export interface ClusterSnapshotSource {
   read(key: string): { record: FluxObjectRecord; updatedAt: number } | undefined;
   controllers: FluxController[];
   namespaces: NamespaceRecord[];
-  workloads: WorkloadRecord[];
+  workloads: PersistedWorkload[];
   events: Array<[string, StoredEvent[]]>;
 }

@@ -7,18 +7,20 @@ import { sameValue } from './recordChange';
 
 /**
  * A sink for the supporting objects of a store, kept in a map. Any change to them is structural: controllers decide owners,
- * namespaces tenants, workloads services.
+ * namespaces tenants, workloads services. The map keeps what `kept` takes of each value read (all of it by default).
  */
-export function keyedSink<T>(
+export function keyedSink<T, K = T>(
   store: {
     markStructural(): void;
     noteMalformed(kind: string, raw: unknown, error: string): void;
   },
-  map: Map<string, T>,
+  map: Map<string, K>,
   read: (raw: unknown) => { value: T } | { ignored: true } | { error: string },
   keyOf: (value: T) => string,
   keyOfDeleted?: (raw: unknown) => string | undefined,
-  belongs: (value: T) => boolean = () => true,
+  /** Whether an entry is this sink's (a list removes the entries of this sink it did not see). */
+  belongs: (key: string) => boolean = () => true,
+  kept: (value: T) => K = value => value as unknown as K,
 ): InformerSink {
   let seen: Set<string> | undefined;
   const removeKey = (key: string) => {
@@ -37,8 +39,9 @@ export function keyedSink<T>(
       if ('ignored' in result) return;
       const key = keyOf(result.value);
       seen?.add(key);
-      if (!sameValue(map.get(key), result.value)) {
-        map.set(key, result.value);
+      const value = kept(result.value);
+      if (!sameValue(map.get(key), value)) {
+        map.set(key, value);
         store.markStructural();
       }
     },
@@ -49,8 +52,8 @@ export function keyedSink<T>(
     },
     listFinished: () => {
       if (!seen) return;
-      for (const [key, value] of map) {
-        if (belongs(value) && !seen.has(key)) removeKey(key);
+      for (const key of map.keys()) {
+        if (belongs(key) && !seen.has(key)) removeKey(key);
       }
       seen = undefined;
     },
