@@ -48,7 +48,9 @@ function bytes(value: number | undefined): string {
  * plugin runs once the first sync is done gives back more of what the process held before than the index adds.
  */
 function rssPerObject(value: number | undefined): string {
-  return value !== undefined && value < 0 ? 'below the start (the collection after the sync)' : bytes(value);
+  if (value !== undefined && value < 0) return 'below the start (the collection after the sync)';
+  // in bytes: its target is 1 KiB, and 1,069 B printed as "1.0 KiB" read as met
+  return value === undefined || !Number.isFinite(value) ? DASH : `${Math.round(value).toLocaleString('en-US')} B`;
 }
 
 function times(value: number | undefined): string {
