@@ -1,4 +1,5 @@
 import {
+  deployment,
   DEPLOYMENTS,
   KUSTOMIZATIONS,
   kustomization,
@@ -391,6 +392,35 @@ describe('FleetClusters', () => {
     label('labelled', 'qa');
     jest.advanceTimersByTime(1_000);
     expect(environments().labelled).toEqual(['qa', { from: 'label', namespace: 'kube-system' }]);
+    fleet.close();
+  });
+
+  it('sends a supporting list in a delta only when it changed since the last delta', () => {
+    const { fleet, setHealth } = watchedLab();
+    const store = fleet.storeOf('lab');
+    const deployments = store.supporting('workloads', DEPLOYMENTS);
+    store.flux(KUSTOMIZATIONS).upsert(kustomization('payments'));
+    deployments.upsert(deployment('api', { 'backstage.io/kubernetes-id': 'api' }));
+    setHealth(watchHealth(true));
+    const sent = {};
+    const lists = () => {
+      const delta = fleet.deltaOf('lab', [KEY], sent)!;
+      return [delta.controllers !== undefined, delta.namespaces !== undefined, delta.workloads];
+    };
+    expect(lists()).toEqual([
+      true,
+      true,
+      [{ id: 'apps_api_apps_Deployment', kubernetesId: 'api', labels: { 'backstage.io/kubernetes-id': 'api' } }],
+    ]);
+    expect(lists()).toEqual([false, false, undefined]);
+    // the same workload again is no change; new labels are
+    deployments.upsert(deployment('api', { 'backstage.io/kubernetes-id': 'api' }));
+    expect(lists()).toEqual([false, false, undefined]);
+    deployments.upsert(deployment('api', { 'backstage.io/kubernetes-id': 'api-v2' }));
+    expect(lists()[2]).toEqual([
+      { id: 'apps_api_apps_Deployment', kubernetesId: 'api-v2', labels: { 'backstage.io/kubernetes-id': 'api-v2' } },
+    ]);
+    expect(lists()).toEqual([false, false, undefined]);
     fleet.close();
   });
 });

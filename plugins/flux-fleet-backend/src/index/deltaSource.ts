@@ -3,19 +3,13 @@ import type { ClusterDeltaData } from '../records/clusterDeltaTypes';
 import type { ClusterEntry } from './ClusterEntry';
 
 /**
- * The supporting objects last sent in a delta of one cluster, by reference: the store replaces a value only
- * when it changed, so comparing references finds what changed without comparing values.
+ * The versions of the supporting objects last sent in a delta of one cluster (the store's maps change version
+ * whenever their content changes): a version, not a copy of each map walked at every delta.
  */
 export interface SentSupporting {
-  controllers?: Map<string, unknown>;
-  namespaces?: Map<string, unknown>;
-  workloads?: Map<string, unknown>;
-}
-
-function changedSince<T>(map: ReadonlyMap<string, T>, sent: Map<string, unknown> | undefined): boolean {
-  if (!sent || sent.size !== map.size) return true;
-  for (const [key, value] of map) if (sent.get(key) !== value) return true;
-  return false;
+  controllers?: number;
+  namespaces?: number;
+  workloads?: number;
 }
 
 /**
@@ -50,17 +44,17 @@ export function deltaSourceOf(
     delta.updatedAt.push(view.get(key)?.updatedAt ?? now);
     delta.events.push([key, store.events.get(key) ?? []]);
   }
-  if (changedSince(store.controllers, sent.controllers)) {
+  if (store.controllers.version !== sent.controllers) {
     delta.controllers = [...store.controllers.values()];
-    sent.controllers = new Map(store.controllers);
+    sent.controllers = store.controllers.version;
   }
-  if (changedSince(store.namespaces, sent.namespaces)) {
+  if (store.namespaces.version !== sent.namespaces) {
     delta.namespaces = [...store.namespaces.values()];
-    sent.namespaces = new Map(store.namespaces);
+    sent.namespaces = store.namespaces.version;
   }
-  if (changedSince(store.workloads, sent.workloads)) {
+  if (store.workloads.version !== sent.workloads) {
     delta.workloads = store.persistedWorkloads();
-    sent.workloads = new Map(store.workloads);
+    sent.workloads = store.workloads.version;
   }
   return delta;
 }

@@ -24,6 +24,7 @@ import { readFluxEvent, StoredEvent } from './fluxEvents';
 import type { ClusterDeltaData } from './clusterDeltaTypes';
 import type { PersistedWorkload } from './snapshotTypes';
 import { RecordTable } from './RecordTable';
+import { VersionedMap } from './VersionedMap';
 import { RecentEvents } from './RecentEvents';
 import { classifyRecordChange, sameValue } from './recordChange';
 import {
@@ -51,10 +52,10 @@ export class ClusterStore implements ClusterSinks {
   /** The Flux objects' records, by slot (the view's columns follow the same slots). */
   readonly objects = new RecordTable();
   /** Controller Deployments, by `namespace/name`. */
-  readonly controllers = new Map<string, FluxController>();
-  readonly namespaces = new Map<string, NamespaceRecord>();
+  readonly controllers = new VersionedMap<string, FluxController>();
+  readonly namespaces = new VersionedMap<string, NamespaceRecord>();
   /** The labels of the workloads, by inventory id (all that services and label selectors read of them). */
-  readonly workloads = new Map<string, WorkloadLabels>();
+  readonly workloads = new VersionedMap<string, WorkloadLabels>();
   /** The Flux CRDs, by name, for upgrade readiness (rules §10). */
   readonly crds = new Map<string, FluxCrdRecord>();
   /** Recent events, by object key, newest first. */
