@@ -1,6 +1,7 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import { ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
 import { deployment, DEPLOYMENTS, KUSTOMIZATIONS, kustomization } from '../__testUtils__/fluxFixtures';
+import { WORKLOADS } from '../watch/supportingResources';
 import { ClusterStore } from './ClusterStore';
 
 function storeOf() {
@@ -145,7 +146,7 @@ describe('ClusterStore', () => {
   it('keeps the labels of workloads by inventory id, and a list of one kind removes only the missing ones of that kind', () => {
     const { store } = storeOf();
     const deployments = store.supporting('workloads', DEPLOYMENTS);
-    const statefulSets = store.supporting('workloads', { ...DEPLOYMENTS, kind: 'StatefulSet' });
+    const statefulSets = store.supporting('workloads', WORKLOADS.find(r => r.kind === 'StatefulSet')!);
     deployments.upsert(deployment('api', { 'backstage.io/kubernetes-id': 'api' }));
     deployments.upsert(deployment('web', { app: 'web' }));
     statefulSets.upsert({ ...deployment('db', { app: 'db' }), kind: 'StatefulSet' });
