@@ -19,7 +19,8 @@ const required = process.env.FLUX_FLEET_REQUIRE_PROMETHEUS === '1';
 const present = existsSync(BINARY);
 const describeReal = present || required ? describe : describe.skip;
 
-const controller = (name: string) => testController('eu-1', name, 'kustomize-controller');
+const controller = (name: string) =>
+  testController('eu-1', name, 'kustomize-controller');
 
 async function listen(
   handler: http.RequestListener,
@@ -192,7 +193,8 @@ describeReal('PrometheusSource against a real Prometheus', () => {
       ...Object.entries(rates).filter(
         ([k, expected]) =>
           Math.abs(
-            got[k] / got.reconcilesPerSecond - expected / rates.reconcilesPerSecond,
+            got[k] / got.reconcilesPerSecond -
+              expected / rates.reconcilesPerSecond,
           ) /
             (expected / rates.reconcilesPerSecond) >=
           0.01,
