@@ -559,7 +559,9 @@ function normalizeUnsafe(
     stalled: conditions.Stalled,
     reconciling: conditions.Reconciling,
     observedGeneration,
-    lastHandledReconcileAt: status.string('lastHandledReconcileAt'),
+    // pooled: once handled it equals the object's reconcile.fluxcd.io/requestedAt annotation (pooled too), so the
+    // two share one string (32,690 unshared times, 1.8 MB, at fleet M before)
+    lastHandledReconcileAt: builder.intern(status.string('lastHandledReconcileAt')),
     revision: builder.intern(appliedRevisionOf(kind, status, spec)),
     attemptedRevision: builder.intern(attemptedRevisionOf(kind, status)),
     artifactHost:

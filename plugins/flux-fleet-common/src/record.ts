@@ -146,7 +146,8 @@ export function fluxObjectKey(
   kind: string,
   name: string,
 ): string {
-  return `${cluster}/${namespace}/${kind}/${name}`;
+  // join() gives one flat string; a template literal a chain of pieces kept alive with it (the index holds keys)
+  return [cluster, namespace, kind, name].join('/');
 }
 
 /**

@@ -76,7 +76,9 @@ export class ClusterStore implements ClusterSinks {
     private readonly onChange: () => void,
   ) {
     this.malformedObjects = new MalformedObjects(cluster, logger);
-    this.events = new RecentEvents(eventsPerObject, MAX_EVENTS_PER_CLUSTER);
+    this.events = new RecentEvents(eventsPerObject, MAX_EVENTS_PER_CLUSTER, key =>
+      this.objects.sharedKey(key),
+    );
   }
 
   /**
@@ -198,6 +200,7 @@ export class ClusterStore implements ClusterSinks {
       const change = before ? classifyRecordChange(before, record) : 'structural';
       if (change === 'none') continue;
       this.objects.set(record);
+      if (!before) this.events.shareKey(this.objects.sharedKey(record.key));
       this.pending.changedKeys.add(record.key);
       if (change === 'structural') this.noteStructural(record.key);
       else this.noteStatus(record.key);
@@ -331,6 +334,7 @@ export class ClusterStore implements ClusterSinks {
     this.malformedObjects.read(kind, raw, record.key, record.problems);
     const before = this.objects.get(record.key);
     this.objects.set(record);
+    if (!before) this.events.shareKey(this.objects.sharedKey(record.key));
     const change = before ? classifyRecordChange(before, record) : 'structural';
     if (change === 'none') return record.key;
     this.pending.changedKeys.add(record.key);

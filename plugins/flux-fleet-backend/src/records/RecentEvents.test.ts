@@ -31,4 +31,22 @@ describe('RecentEvents', () => {
     expect(events.replaceAll([['b', [event('b1', 1)]]])).toEqual(['b']);
     expect(events.replaceAll([['b', [event('b1', 1)]]])).toEqual([]);
   });
+
+  it('files events under the caller’s key string, also for events that came before their object, and keeps its bounds', () => {
+    // two equal keys that are different strings, as an event's and a record's key are
+    const recordKey = ['eu-1', 'apps', 'Kustomization', 'podinfo'].join('/');
+    const eventKey = ['eu-1', 'apps', 'Kustomization', 'podinfo'].join('/');
+    const held = new Set<string>();
+    const events = new RecentEvents(5, 2, key => (held.has(key) ? recordKey : key));
+    events.add(eventKey, event('e1', 1)); // before its object was listed
+    held.add(recordKey);
+    events.shareKey(recordKey);
+    events.add(eventKey, event('e2', 2));
+    expect(ids(events, recordKey)).toEqual(['e2', 'e1']);
+    expect([...events].map(([key]) => key)).toEqual([recordKey]);
+    // the bound still drops the oldest event of the object under its new key
+    events.add('other', event('o1', 3));
+    expect(ids(events, recordKey)).toEqual(['e2']);
+    expect(events.replaceAll([[eventKey, [event('e3', 4)]]])).toEqual([recordKey]);
+  });
 });

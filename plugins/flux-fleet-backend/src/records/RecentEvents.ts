@@ -10,9 +10,14 @@ export class RecentEvents implements Iterable<[string, StoredEvent[]]> {
   /** Event id → object key, oldest first. */
   private readonly order = new Map<string, string>();
 
+  /**
+   * @param sharedKey - the string the caller already holds for an object key (events are keyed by strings read
+   *   from each event, snapshot or delta: equal to the records' keys, but 80 bytes more each when not shared).
+   */
   constructor(
     private readonly perObject: number,
     private readonly maxTotal: number,
+    private readonly sharedKey: (objectKey: string) => string = key => key,
   ) {}
 
   get(objectKey: string): StoredEvent[] | undefined {
@@ -24,7 +29,8 @@ export class RecentEvents implements Iterable<[string, StoredEvent[]]> {
   }
 
   /** Adds (or replaces, by id) an event of an object, dropping what falls out of the bounds. */
-  add(objectKey: string, event: StoredEvent): void {
+  add(eventObjectKey: string, event: StoredEvent): void {
+    const objectKey = this.sharedKey(eventObjectKey);
     const list = (this.byObject.get(objectKey) ?? []).filter(e => e.id !== event.id);
     list.push(event);
     list.sort((a, b) => b.at - a.at);
@@ -42,6 +48,19 @@ export class RecentEvents implements Iterable<[string, StoredEvent[]]> {
     }
   }
 
+  /**
+   * Files an object's events under the caller's string for its key (see `sharedKey`): for events that came
+   * before their object was listed.
+   */
+  shareKey(objectKey: string): void {
+    const list = this.byObject.get(objectKey);
+    if (!list) return;
+    // a Map keeps the first key it was given for equal ones: deleted and set again, it holds this one
+    this.byObject.delete(objectKey);
+    this.byObject.set(objectKey, list);
+    for (const e of list) this.order.set(e.id, objectKey);
+  }
+
   /** Forgets an object's events. */
   remove(objectKey: string): void {
     for (const event of this.byObject.get(objectKey) ?? []) this.order.delete(event.id);
@@ -49,7 +68,8 @@ export class RecentEvents implements Iterable<[string, StoredEvent[]]> {
   }
 
   /** Sets an object's events as another replica holds them (none: forgotten). Returns whether they changed. */
-  set(objectKey: string, list: StoredEvent[]): boolean {
+  set(eventsObjectKey: string, list: StoredEvent[]): boolean {
+    const objectKey = this.sharedKey(eventsObjectKey);
     if (sameValue(this.byObject.get(objectKey) ?? [], list)) return false;
     this.remove(objectKey);
     if (list.length) {
@@ -61,7 +81,8 @@ export class RecentEvents implements Iterable<[string, StoredEvent[]]> {
 
   /** Replaces every object's events (a snapshot); returns the keys of the objects whose events changed. */
   replaceAll(entries: Iterable<[string, StoredEvent[]]>): string[] {
-    const incoming = new Map(entries);
+    const incoming = new Map<string, StoredEvent[]>();
+    for (const [key, list] of entries) incoming.set(this.sharedKey(key), list);
     const changed = [...incoming.keys()].filter(key => !sameValue(this.byObject.get(key), incoming.get(key)));
     this.byObject.clear();
     this.order.clear();

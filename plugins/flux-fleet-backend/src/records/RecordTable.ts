@@ -1,6 +1,7 @@
 import type { CapacityRecord, FluxKind, FluxObjectRecord } from '@flux-fleet/plugin-flux-fleet-common';
 import { capacityFor, grown, INITIAL_CAPACITY } from './columns';
 import { PackedRecords } from './PackedRecords';
+import { SlotsByKey } from './SlotsByKey';
 
 /**
  * The Flux objects of one cluster, each in a numbered slot. The store fills the slots; the view keeps what it
@@ -18,9 +19,9 @@ import { PackedRecords } from './PackedRecords';
  * that had it.
  */
 export class RecordTable {
-  private readonly slotByKey = new Map<string, number>();
   /** The key of each slot in use. */
   private readonly keys: Array<string | undefined> = [];
+  private readonly slotByKey = new SlotsByKey(slot => this.keys[slot]);
   /** The applied record of each slot; none for deleted and free slots. */
   private readonly records = new PackedRecords();
   /** Newer records (null: deleted) of slots that have an applied one, until applied. */
@@ -44,6 +45,15 @@ export class RecordTable {
   /** The slot of a key still in use. */
   slotOf(key: string): number | undefined {
     return this.slotByKey.get(key);
+  }
+
+  /**
+   * The table's own string for a key in use, else the key itself: a map keyed by objects' keys (their events)
+   * holds this one, not a second equal string (about 80 bytes each).
+   */
+  sharedKey(key: string): string {
+    const slot = this.slotByKey.get(key);
+    return slot === undefined ? key : this.keys[slot]!;
   }
 
   /** The key of a slot in use. */
@@ -132,8 +142,8 @@ export class RecordTable {
     let slot = this.slotByKey.get(record.key);
     if (slot === undefined) {
       slot = this.freeSlots.pop() ?? this.keys.length;
-      this.slotByKey.set(record.key, slot);
       this.keys[slot] = record.key;
+      this.slotByKey.add(record.key, slot);
     }
     if (!this.existsAt(slot)) this.latestCount++;
     if (!this.records.has(slot)) this.writeApplied(slot, record);
