@@ -10,6 +10,7 @@ import {
   reconcileNotHandledFrom,
   TenancyBoundary,
 } from '@flux-fleet/plugin-flux-fleet-common';
+import { withCode } from '../records/columns';
 import { ServiceIndex } from './ServiceIndex';
 import { findingTypesCodeOf, SHOWN, ValueList } from './viewCodes';
 import { ViewColumns } from './ViewColumns';
@@ -109,8 +110,8 @@ export class ClusterView extends ViewColumns {
         before === service &&
         this.findingCodes[slot] === findingCode;
       // the codes are the new analysis's, changed or not
-      this.ownerCodes[slot] = owners.codeOf(owner);
-      this.boundaryCodes[slot] = boundaries.codeOf(boundary);
+      this.ownerCodes = withCode(this.ownerCodes, slot, owners.codeOf(owner));
+      this.boundaryCodes = withCode(this.boundaryCodes, slot, boundaries.codeOf(boundary));
       if (unchanged) continue;
       // setting the state bumps the slot's revision, which caches of its answer check (revisionOf)
       this.setState(slot, derived.state, now);

@@ -20,7 +20,7 @@ import type { RecordTable } from '../records/RecordTable';
 import { ServiceIndex } from './ServiceIndex';
 import { ValueSlots } from './ValueSlots';
 import { indexedObjectAt, ObjectColumns } from './indexedObjectAt';
-import { capacityFor, grown, INITIAL_CAPACITY } from '../records/columns';
+import { capacityFor, CodeColumn, grown, INITIAL_CAPACITY } from '../records/columns';
 import {
   boundaryFilter,
   decide,
@@ -53,8 +53,8 @@ export class ViewColumns implements ObjectColumns {
   protected kindCodes = new Uint8Array(INITIAL_CAPACITY);
   protected stateCodes = new Uint8Array(INITIAL_CAPACITY);
   protected findingCodes = new Uint16Array(INITIAL_CAPACITY);
-  protected ownerCodes = new Uint32Array(INITIAL_CAPACITY);
-  protected boundaryCodes = new Uint32Array(INITIAL_CAPACITY);
+  protected ownerCodes: CodeColumn = new Uint16Array(INITIAL_CAPACITY);
+  protected boundaryCodes: CodeColumn = new Uint16Array(INITIAL_CAPACITY);
   protected derivedAts = new Float64Array(INITIAL_CAPACITY);
   protected updatedAts = new Float64Array(INITIAL_CAPACITY);
   /** Bumped (from one counter of the view) whenever a slot's state is derived again: see {@link revisionOf}. */

@@ -113,6 +113,23 @@ describe('PackedRecords', () => {
     expect(capacityRoundTrip(records)[1]).toMatchObject({ suspend: true, lastReconcileDurationMs: 3.6e12 });
   });
 
+  it('reads back codes past 16 bits and generations past 15, once columns have widened for them', () => {
+    const base = recordOf(kustomization());
+    // more distinct namespaces (and so codes) than 16 bits hold, and generations between 2^15 and 2^31
+    const records = Array.from({ length: 70_000 }, (_, i) => ({
+      ...base,
+      key: `prod-eu/ns-${i}/Kustomization/payments-api`,
+      namespace: `ns-${i}`,
+      generation: 30_000 + i,
+      observedGeneration: 30_000 + i,
+      ready: { ...base.ready!, observedGeneration: i % 2 ? 40_000 : -40_000 },
+    }));
+    const read = roundTrip(records);
+    for (const slot of [0, 2767, 2768, 65_534, 65_535, 65_536, 69_999]) {
+      expect(read[slot]).toEqual(records[slot]);
+    }
+  });
+
   it('forgets a cleared slot, and a slot written again holds only the new record', () => {
     const packed = new PackedRecords();
     const first = recordOf(

@@ -1,3 +1,5 @@
+import type { CodeColumn } from './columns';
+
 /** A small number stands for each distinct value of a column; the table of values is per cluster. */
 export class ValueCodes {
   private readonly codes = new Map<string, number>();
@@ -24,7 +26,7 @@ export class ValueCodes {
   }
 
   /** Keeps only the values still used; returns the old code → new code mapping. */
-  compact(used: Uint32Array, count: number): Uint32Array {
+  compact(used: CodeColumn, count: number): Uint32Array {
     const remap = new Uint32Array(this.values.length);
     const values: Array<string | undefined> = [undefined];
     this.codes.clear();
