@@ -15,7 +15,7 @@ export * from './clusterEnvironment';
 export * from './entitySelectorLimits';
 export * from './duration';
 export { compareText, compareShardNames } from './order';
-export { ValuePool, defaultValuePool } from './valuePool';
+export { ValuePool, defaultValuePool, textHash } from './valuePool';
 export * from './controller';
 export * from './record';
 export * from './normalize';

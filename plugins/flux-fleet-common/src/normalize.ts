@@ -673,11 +673,9 @@ export function normalizeWorkload(
   return {
     record: {
       cluster,
-      id: inventoryId(
-        namespace,
-        name,
-        WORKLOAD_KIND_GROUP[workloadKind],
-        workloadKind,
+      // pooled: clusters run the same workloads (7,296 distinct ids among 60,092 at fleet M, 3.4 MB unshared)
+      id: builder.pool.intern(
+        inventoryId(namespace, name, WORKLOAD_KIND_GROUP[workloadKind], workloadKind),
       ),
       namespace: builder.pool.intern(namespace),
       kind: workloadKind,

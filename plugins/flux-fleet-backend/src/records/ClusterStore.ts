@@ -163,7 +163,7 @@ export class ClusterStore implements ClusterSinks {
     );
     this.replaceIfChanged(
       this.workloads,
-      snapshot.workloads.map(w => [w.id, w.labels] as const),
+      snapshot.workloads.map(w => this.pooledWorkload(w)),
     );
     if (snapshot.events) {
       for (const key of this.events.replaceAll(snapshot.events)) this.pending.eventKeys.add(key);
@@ -185,12 +185,17 @@ export class ClusterStore implements ClusterSinks {
       this.replaceIfChanged(this.namespaces, delta.namespaces.map(n => [n.name, n] as const));
     }
     if (delta.workloads) {
-      this.replaceIfChanged(this.workloads, delta.workloads.map(w => [w.id, w.labels] as const));
+      this.replaceIfChanged(this.workloads, delta.workloads.map(w => this.pooledWorkload(w)));
     }
     for (const [key, list] of delta.events) {
       if (this.events.set(key, this.objects.has(key) ? list : [])) this.pending.eventKeys.add(key);
     }
     this.onChange();
+  }
+
+  /** A workload of a snapshot or delta as the watch keeps one: id and labels shared with equal ones of the fleet. */
+  private pooledWorkload(w: PersistedWorkload): readonly [string, WorkloadLabels] {
+    return [this.pool.intern(w.id), this.pool.labels(w.labels)];
   }
 
   /** Sets records, noting how each changed (unchanged ones are left as they are). */

@@ -1,3 +1,5 @@
+import { textHash } from '@flux-fleet/plugin-flux-fleet-common';
+
 /**
  * The slot of each key of a record table, in an open-addressing hash table of slot numbers (linear probing, and
  * deletion by moving later entries back, so no tombstones), reading keys from the table's own array of keys.
@@ -21,7 +23,7 @@ export class SlotsByKey {
 
   get(key: string): number | undefined {
     const mask = this.buckets.length - 1;
-    for (let i = hashOf(key) & mask; ; i = (i + 1) & mask) {
+    for (let i = textHash(key) & mask; ; i = (i + 1) & mask) {
       const entry = this.buckets[i];
       if (entry === 0) return undefined;
       if (this.keyOf(entry - 1) === key) return entry - 1;
@@ -32,14 +34,14 @@ export class SlotsByKey {
   add(key: string, slot: number): void {
     // at most half full: probes stay short
     if ((this.count + 1) * 2 > this.buckets.length) this.rehash(this.buckets.length * 2);
-    this.place(hashOf(key), slot);
+    this.place(textHash(key), slot);
     this.count++;
   }
 
   /** Removes a key (call while `keyOf` still gives it for its slot). */
   delete(key: string): boolean {
     const mask = this.buckets.length - 1;
-    let i = hashOf(key) & mask;
+    let i = textHash(key) & mask;
     for (; ; i = (i + 1) & mask) {
       const entry = this.buckets[i];
       if (entry === 0) return false;
@@ -48,7 +50,7 @@ export class SlotsByKey {
     // backward-shift deletion: move back each later entry of the run that the hole would cut off from its bucket
     let hole = i;
     for (let j = (i + 1) & mask; this.buckets[j] !== 0; j = (j + 1) & mask) {
-      const home = hashOf(this.keyOf(this.buckets[j] - 1)!) & mask;
+      const home = textHash(this.keyOf(this.buckets[j] - 1)!) & mask;
       // the entry at j may fill the hole when its home is not within (hole, j], cyclically
       const reachable = hole <= j ? home > hole && home <= j : home > hole || home <= j;
       if (!reachable) {
@@ -72,17 +74,7 @@ export class SlotsByKey {
     const old = this.buckets;
     this.buckets = new Int32Array(length);
     for (const entry of old) {
-      if (entry !== 0) this.place(hashOf(this.keyOf(entry - 1)!), entry - 1);
+      if (entry !== 0) this.place(textHash(this.keyOf(entry - 1)!), entry - 1);
     }
   }
-}
-
-/** FNV-1a over UTF-16 code units, 32 bits. */
-function hashOf(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    hash ^= key.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
 }
