@@ -13,6 +13,7 @@ import {
 } from './readUnknown';
 import {
   FluxObjectRecord,
+  fluxObjectKey,
   inventoryId,
   MAX_MESSAGE_LENGTH,
   NamespaceRecord,
@@ -525,8 +526,7 @@ function normalizeUnsafe(
 
   // Every record is built with the same fields in the same order, so they all share one hidden class.
   const record: FluxObjectRecord = {
-    // join() gives one flat string; a template literal would give a chain of string pieces.
-    key: [cluster, namespace, kind, name].join('/'),
+    key: fluxObjectKey(cluster, namespace, kind, name),
     cluster,
     namespace: pool.intern(namespace),
     kind,

@@ -108,12 +108,12 @@ export class ValuePool {
   }
 }
 
-/** FNV-1a (32 bits) of `text` continued from `hash`, with a separator so that `ab`+`c` differs from `a`+`bc`. */
 /** A 32-bit hash of a text (FNV-1a, signed), for tables keyed by text that keep no Map of their own. */
 export function textHash(text: string): number {
   return fnv1a(0x811c9dc5 | 0, text);
 }
 
+/** FNV-1a (32 bits) of `text` continued from `hash`, with a separator so that `ab`+`c` differs from `a`+`bc`. */
 function fnv1a(hash: number, text: string): number {
   let h = hash;
   for (let i = 0; i < text.length; i++) {

@@ -198,14 +198,22 @@ export class ClusterStore implements ClusterSinks {
     return [this.pool.intern(w.id), this.pool.labels(w.labels)];
   }
 
+  /**
+   * Stores a record; a new one's events (that may have come before it) are filed under the table's own string for
+   * its key.
+   */
+  private storeRecord(record: FluxObjectRecord, before: FluxObjectRecord | undefined) {
+    const slot = this.objects.set(record);
+    if (!before) this.events.shareKey(this.objects.keyOf(slot)!);
+  }
+
   /** Sets records, noting how each changed (unchanged ones are left as they are). */
   private setRecords(records: readonly FluxObjectRecord[]) {
     for (const record of records) {
       const before = this.objects.get(record.key);
       const change = before ? classifyRecordChange(before, record) : 'structural';
       if (change === 'none') continue;
-      this.objects.set(record);
-      if (!before) this.events.shareKey(this.objects.sharedKey(record.key));
+      this.storeRecord(record, before);
       this.pending.changedKeys.add(record.key);
       if (change === 'structural') this.noteStructural(record.key);
       else this.noteStatus(record.key);
@@ -338,8 +346,7 @@ export class ClusterStore implements ClusterSinks {
     this.malformed.delete(describeRaw(kind, raw));
     this.malformedObjects.read(kind, raw, record.key, record.problems);
     const before = this.objects.get(record.key);
-    this.objects.set(record);
-    if (!before) this.events.shareKey(this.objects.sharedKey(record.key));
+    this.storeRecord(record, before);
     const change = before ? classifyRecordChange(before, record) : 'structural';
     if (change === 'none') return record.key;
     this.pending.changedKeys.add(record.key);
