@@ -36,6 +36,8 @@ export function clusterRequest(
     body?: unknown;
     contentType?: string;
     token?: string;
+    /** The Accept header; plain JSON by default. */
+    accept?: string;
   } = {},
 ): Promise<ClusterAnswer> {
   return send(cluster, path, options, true);
@@ -59,7 +61,7 @@ function send(
         agent: agentFor(cluster),
         headers: {
           Authorization: `Bearer ${options.token ?? cluster.adminToken}`,
-          Accept: 'application/json',
+          Accept: options.accept ?? 'application/json',
           ...(body !== undefined
             ? {
                 'Content-Type': options.contentType ?? 'application/json',

@@ -23,6 +23,16 @@ export interface ParseBaseline {
 
 const PAGE_SIZE = 500;
 
+/** The Accept header of the index's metadata-only lists (its ClusterClient's `METADATA_ONLY.list`). */
+const METADATA_ONLY_LIST =
+  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+
+/** A collection the index lists, and how it asks for it. */
+interface Collection {
+  path: string;
+  accept?: string;
+}
+
 interface ApiGroupList {
   groups: Array<{
     name: string;
@@ -54,8 +64,8 @@ async function getJson<T>(
  * The collection paths the index lists on a cluster: every Flux kind at its group's preferred version (or the
  * first version that serves it), the Flux controllers, labelled workloads, namespaces and events.
  */
-async function listPaths(cluster: SimulatedCluster): Promise<string[]> {
-  const paths: string[] = [];
+async function listPaths(cluster: SimulatedCluster): Promise<Collection[]> {
+  const paths: Collection[] = [];
   const groups = (await getJson<ApiGroupList>(cluster, '/apis'))?.groups ?? [];
   for (const group of groups) {
     const wanted = new Set<string>(
@@ -75,21 +85,27 @@ async function listPaths(cluster: SimulatedCluster): Promise<string[]> {
       );
       for (const resource of list?.resources ?? []) {
         if (!resource.name.includes('/') && wanted.delete(resource.kind)) {
-          paths.push(`/apis/${group.name}/${version}/${resource.name}`);
+          paths.push({ path: `/apis/${group.name}/${version}/${resource.name}` });
         }
       }
     }
   }
   paths.push(
-    `/apis/apps/v1/deployments?labelSelector=${encodeURIComponent(
-      'app.kubernetes.io/part-of=flux',
-    )}`,
-    `/apis/apps/v1/deployments?labelSelector=${encodeURIComponent(
-      'backstage.io/kubernetes-id',
-    )}`,
-    '/api/v1/namespaces',
+    {
+      path: `/apis/apps/v1/deployments?labelSelector=${encodeURIComponent(
+        'app.kubernetes.io/part-of=flux',
+      )}`,
+    },
+    // workloads and namespaces as their metadata alone, as the index lists them
+    {
+      path: `/apis/apps/v1/deployments?labelSelector=${encodeURIComponent(
+        'backstage.io/kubernetes-id',
+      )}`,
+      accept: METADATA_ONLY_LIST,
+    },
+    { path: '/api/v1/namespaces', accept: METADATA_ONLY_LIST },
     // the simulator's Events are all about Flux objects: the index's field selector would keep every one
-    '/api/v1/events',
+    { path: '/api/v1/events' },
   );
   return paths;
 }
@@ -97,7 +113,7 @@ async function listPaths(cluster: SimulatedCluster): Promise<string[]> {
 /** Every page of one collection, as text. */
 async function fetchPages(
   cluster: SimulatedCluster,
-  path: string,
+  { path, accept }: Collection,
 ): Promise<string[]> {
   const pages: string[] = [];
   let next: string | undefined = '';
@@ -108,6 +124,7 @@ async function fetchPages(
       `${path}${separator}limit=${PAGE_SIZE}${
         next ? `&continue=${encodeURIComponent(next)}` : ''
       }`,
+      { accept },
     );
     if (answer.status !== 200) {
       throw new Error(

@@ -694,6 +694,32 @@ describe('normalizeWorkload', () => {
     expect(result.record?.id).toBe('a_nightly_batch_CronJob');
   });
 
+  it('reads a workload sent as its metadata alone (PartialObjectMetadata) as of the listed kind', () => {
+    const metadata = {
+      name: 'ledger',
+      namespace: 'team-payments',
+      labels: { 'backstage.io/kubernetes-id': 'payments' },
+    };
+    const partial = normalizeWorkload(
+      'prod-eu',
+      { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata },
+      { kind: 'StatefulSet', apiVersion: 'apps/v1' },
+    );
+    const whole = normalizeWorkload(
+      'prod-eu',
+      { kind: 'StatefulSet', apiVersion: 'apps/v1', metadata, spec: { replicas: 1 } },
+      { kind: 'StatefulSet', apiVersion: 'apps/v1' },
+    );
+    expect(partial).toEqual(whole);
+    expect(partial.record?.id).toBe('team-payments_ledger_apps_StatefulSet');
+    // without the listed kind, metadata alone says nothing of the kind
+    expect(
+      normalizeWorkload('prod-eu', { kind: 'PartialObjectMetadata', metadata }).error,
+    ).toBe(
+      'object team-payments/ledger in cluster prod-eu: kind undefined is not a workload kind (Deployment, StatefulSet, DaemonSet, CronJob)',
+    );
+  });
+
   it('refuses kinds that are not workloads', () => {
     expect(
       normalizeWorkload('prod-eu', {

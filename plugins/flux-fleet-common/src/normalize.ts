@@ -268,10 +268,20 @@ class RecordBuilder {
   }
 }
 
+/** The kind of an object sent as its metadata alone (`meta.k8s.io/v1`). */
+const PARTIAL_OBJECT_METADATA = 'PartialObjectMetadata';
+
+/**
+ * The object's kind and API version: its own, else the listed resource's (`options`). An object read as its
+ * metadata alone (`PartialObjectMetadata`, what a metadata-only list or watch sends) is of the listed resource's.
+ */
 function readKindAndVersion(
   raw: JsonObject,
   options: NormalizeOptions | undefined,
 ): { kind?: unknown; apiVersion?: unknown } {
+  if (raw.kind === PARTIAL_OBJECT_METADATA) {
+    return { kind: options?.kind, apiVersion: options?.apiVersion };
+  }
   return {
     kind: raw.kind ?? options?.kind,
     apiVersion: raw.apiVersion ?? options?.apiVersion,

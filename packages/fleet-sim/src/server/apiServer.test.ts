@@ -219,6 +219,63 @@ describe('the simulated API server', () => {
       expect(table.body.rows).toHaveLength(5);
       expect(table.body.rows[0].object.kind).toBe('PartialObjectMetadata');
     });
+    it('answers metadata only when asked, as client-go’s metadata informers ask', async () => {
+      const path = '/apis/apps/v1/deployments?labelSelector=backstage.io%2Fkubernetes-id';
+      const metadataList =
+        'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+      const whole = await call(latest, `${path}&limit=3`);
+      const partial = await call(latest, `${path}&limit=3`, { accept: metadataList });
+      expect(partial.headers.get('content-type')).toBe(
+        'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
+      );
+      expect([partial.body.kind, partial.body.apiVersion]).toEqual([
+        'PartialObjectMetadataList',
+        'meta.k8s.io/v1',
+      ]);
+      // the same objects, each its whole metadata and nothing else
+      expect(partial.body.items).toEqual(
+        whole.body.items.map((item: any) => ({
+          kind: 'PartialObjectMetadata',
+          apiVersion: 'meta.k8s.io/v1',
+          metadata: item.metadata,
+        })),
+      );
+      expect(whole.body.items[0].spec).toBeDefined();
+      // pages go on with the same continue token
+      const next = await call(
+        latest,
+        `${path}&limit=3&continue=${encodeURIComponent(partial.body.metadata.continue)}`,
+        { accept: metadataList },
+      );
+      const wholeNext = await call(
+        latest,
+        `${path}&limit=3&continue=${encodeURIComponent(whole.body.metadata.continue)}`,
+      );
+      expect(next.body.items.map((i: any) => i.metadata.name)).toEqual(
+        wholeNext.body.items.map((i: any) => i.metadata.name),
+      );
+      // one object
+      const first = whole.body.items[0].metadata;
+      const one = await call(
+        latest,
+        `/apis/apps/v1/namespaces/${first.namespace}/deployments/${first.name}`,
+        { accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' },
+      );
+      expect(one.body).toEqual({
+        kind: 'PartialObjectMetadata',
+        apiVersion: 'meta.k8s.io/v1',
+        metadata: first,
+      });
+      // a client that puts plain JSON first, or asks for the object kind on a list, gets whole objects
+      for (const accept of [
+        'application/json,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
+        'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json',
+      ]) {
+        expect((await call(latest, `${path}&limit=1`, { accept })).body.kind).toBe(
+          'DeploymentList',
+        );
+      }
+    });
   });
 
   describe('writes', () => {

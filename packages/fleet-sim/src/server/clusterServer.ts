@@ -11,6 +11,7 @@ import {
 import { createSecureServer, type Http2SecureServer, type Http2ServerResponse } from 'node:http2';
 import type { Socket } from 'node:net';
 import { ApiError, methodNotAllowed, qualifiedResource } from '../api/apiError';
+import { partialMetadataVersion } from '../api/partialObjectMetadata';
 import { wantsTable, tableVersion, type IncludeObject } from '../api/table';
 import type { SimulatedCluster } from '../sim/simulatedCluster';
 import { setMalformed } from '../sim/malformed';
@@ -474,14 +475,22 @@ export class ClusterServer {
             (query.get('includeObject') as IncludeObject | null) ?? 'Metadata',
         }
       : undefined;
+    // metadata-only objects (client-go's metadata informers): a list asks for the list kind, get and watch for
+    // the object kind
+    const metadataVersion = table
+      ? undefined
+      : partialMetadataVersion(
+          accept,
+          verb === 'list' ? 'PartialObjectMetadataList' : 'PartialObjectMetadata',
+        );
 
     let answer: verbs.Answer;
     switch (verb) {
       case 'get':
-        answer = verbs.get(this.cluster, target, table);
+        answer = verbs.get(this.cluster, target, table, metadataVersion);
         break;
       case 'list':
-        answer = verbs.list(this.cluster, target, query, table);
+        answer = verbs.list(this.cluster, target, query, table, metadataVersion);
         break;
       case 'watch': {
         const { labels, fields } = verbs.parseSelectors(query, type.kind);
@@ -499,6 +508,7 @@ export class ClusterServer {
             timeoutSeconds: timeout ? Number(timeout) : undefined,
             sendInitialEvents: query.get('sendInitialEvents') === 'true',
             table,
+            metadataVersion,
           },
           req,
           res,

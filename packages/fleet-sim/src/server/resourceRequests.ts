@@ -31,6 +31,10 @@ import {
   type ResourceType,
 } from '../api/resourceTypes';
 import { tableColumns, tableRow, type IncludeObject } from '../api/table';
+import {
+  partialMetadataContentType,
+  partialObjectMetadataJson,
+} from '../api/partialObjectMetadata';
 import { JsonText } from './jsonText';
 import {
   objectJson,
@@ -129,6 +133,8 @@ export function list(
   target: Target,
   query: URLSearchParams,
   table?: TableRequest,
+  /** The `meta.k8s.io` version, when the client asked for a `PartialObjectMetadataList`. */
+  metadataVersion?: string,
 ): Answer {
   const { type } = target;
   const { labels, fields } = selectors(query, type.kind);
@@ -200,6 +206,23 @@ export function list(
       },
     };
   }
+  if (metadataVersion) {
+    const parts: string[] = [
+      `{"kind":"PartialObjectMetadataList","apiVersion":${JSON.stringify(
+        metadataVersion,
+      )},"metadata":${JSON.stringify(metadata)},"items":[`,
+    ];
+    items.forEach((object, index) => {
+      if (index > 0) parts.push(',');
+      parts.push(partialObjectMetadataJson(object, metadataVersion));
+    });
+    parts.push(']}');
+    return {
+      status: 200,
+      contentType: partialMetadataContentType('PartialObjectMetadataList', metadataVersion),
+      body: new JsonText(parts),
+    };
+  }
   // encoded into a reused buffer when sent (see JsonText)
   const itemPrefix = objectJsonPrefix(apiVersion, type.kind);
   const parts: string[] = [
@@ -255,8 +278,18 @@ export function get(
   cluster: SimulatedCluster,
   target: Target,
   table?: TableRequest,
+  /** The `meta.k8s.io` version, when the client asked for a `PartialObjectMetadata`. */
+  metadataVersion?: string,
 ): Answer {
-  return answerObject(target, getStored(cluster, target), 200, table);
+  const stored = getStored(cluster, target);
+  if (metadataVersion) {
+    return {
+      status: 200,
+      contentType: partialMetadataContentType('PartialObjectMetadata', metadataVersion),
+      body: Buffer.from(partialObjectMetadataJson(stored, metadataVersion)),
+    };
+  }
+  return answerObject(target, stored, 200, table);
 }
 
 /** Whether the type keeps `metadata.generation` (everything with a spec). */

@@ -201,4 +201,33 @@ describe('watches', () => {
     ]);
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(900);
   });
+
+  it('sends metadata-only objects to a watch that asks for PartialObjectMetadata, bookmarks too', async () => {
+    const rv = (await call(cluster, `${KS}/kustomizations?limit=1`)).body
+      .metadata.resourceVersion;
+    const answer = call(
+      cluster,
+      `${KS}/namespaces/team-shop/kustomizations?watch=true&resourceVersion=${rv}&allowWatchBookmarks=true&timeoutSeconds=1`,
+      { accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json' },
+    );
+    await new Promise(resolve => setTimeout(resolve, 100));
+    await patchLabels('checkout', { metadataWatch: 'yes' });
+    const { headers, body } = await answer;
+    expect(headers.get('content-type')).toBe(
+      'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1',
+    );
+    const events = String(body)
+      .split('\n')
+      .filter(Boolean)
+      .map(line => JSON.parse(line));
+    const modified = events.find(
+      e => e.type === 'MODIFIED' && e.object.metadata.name === 'checkout',
+    );
+    expect(modified.object.kind).toBe('PartialObjectMetadata');
+    expect(modified.object.apiVersion).toBe('meta.k8s.io/v1');
+    expect(modified.object.metadata.labels.metadataWatch).toBe('yes');
+    expect(Object.keys(modified.object).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
+    const bookmark = events.find(e => e.type === 'BOOKMARK');
+    expect(bookmark.object.kind).toBe('PartialObjectMetadata');
+  });
 });

@@ -13,6 +13,10 @@ import {
 } from '../api/fieldSelector';
 import { matchesLabels, type LabelSelector } from '../api/labelSelector';
 import {
+  partialMetadataContentType,
+  partialObjectMetadataJson,
+} from '../api/partialObjectMetadata';
+import {
   groupVersion,
   resourceKey,
   type ResourceType,
@@ -39,6 +43,8 @@ export interface WatchRequest {
   sendInitialEvents: boolean;
   /** Set when the client asked for Table rows. */
   table?: { apiVersion: string; include: IncludeObject };
+  /** The `meta.k8s.io` version, when the client asked for objects as `PartialObjectMetadata`. */
+  metadataVersion?: string;
 }
 
 /** An open watch. */
@@ -73,7 +79,9 @@ export function startWatch(
   let headerSent = false;
 
   res.writeHead(200, {
-    'Content-Type': 'application/json',
+    'Content-Type': request.metadataVersion
+      ? partialMetadataContentType('PartialObjectMetadata', request.metadataVersion)
+      : 'application/json',
     'Cache-Control': 'no-cache, private',
     // HTTP/2 frames the body itself and forbids the header
     ...(req.httpVersionMajor < 2 && { 'Transfer-Encoding': 'chunked' }),
@@ -136,6 +144,8 @@ export function startWatch(
       payload = Buffer.from(
         `${JSON.stringify({ type: eventType, object: table })}\n`,
       );
+    } else if (request.metadataVersion) {
+      payload = `{"type":"${eventType}","object":${partialObjectMetadataJson(object, request.metadataVersion)}}\n`;
     } else {
       payload = `{"type":"${eventType}","object":${objectJson(object, apiVersion, type.kind)}}\n`;
     }
@@ -153,7 +163,9 @@ export function startWatch(
     res.write(
       `${JSON.stringify({
         type: 'BOOKMARK',
-        object: { kind: type.kind, apiVersion, metadata },
+        object: request.metadataVersion
+          ? { kind: 'PartialObjectMetadata', apiVersion: request.metadataVersion, metadata }
+          : { kind: type.kind, apiVersion, metadata },
       })}\n`,
     );
   };

@@ -31,6 +31,18 @@ export type WatchEnd =
 /** Query parameters; undefined ones are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
 
+/**
+ * Accept headers for objects as their metadata alone (`PartialObjectMetadata` of `meta.k8s.io/v1`), as client-go's
+ * metadata client asks for them: for what the index reads only the metadata of (workloads, namespaces), whose
+ * specs and statuses it would parse only to drop them. A Deployment's metadata is 44 % of its JSON on the simulated
+ * fleet (536 of 1,218 bytes), less on a real one (pod templates, managed fields). Plain JSON comes after it: a server or
+ * proxy without metadata-only answers sends whole objects, which the normalisers read the same way.
+ */
+export const METADATA_ONLY = {
+  list: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
+  watch: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json',
+} as const;
+
 /** How long request options (credentials, TLS agent) are reused before client-node is asked again. */
 const OPTIONS_TTL_MS = 60_000;
 
@@ -88,14 +100,16 @@ export class ClusterClient {
     query: Query,
     onItem: (item: unknown) => void,
     signal?: AbortSignal,
+    /** The Accept header, when not plain JSON (metadata-only lists: {@link METADATA_ONLY}). */
+    accept?: string,
   ): Promise<T> {
     try {
-      return await this.getListOnce<T>(path, query, onItem, signal);
+      return await this.getListOnce<T>(path, query, onItem, signal, accept);
     } catch (error) {
       // a rotated token or expired exec credential: ask client-node again once (nothing was handed over)
       if (error instanceof KubernetesRequestError && error.status === 401) {
         this.cachedOptions = undefined;
-        return this.getListOnce<T>(path, query, onItem, signal);
+        return this.getListOnce<T>(path, query, onItem, signal, accept);
       }
       throw error;
     }
@@ -106,9 +120,10 @@ export class ClusterClient {
     query: Query,
     onItem: (item: unknown) => void,
     signal?: AbortSignal,
+    accept?: string,
   ): Promise<T> {
     const url = this.url(path, query);
-    const options = await this.requestOptions();
+    const options = withAccept(await this.requestOptions(), accept);
     const send = await this.sender(options, path);
     return new Promise<T>((resolve, reject) => {
       let deadline: NodeJS.Timeout | undefined = undefined;
@@ -255,11 +270,16 @@ export class ClusterClient {
     path: string,
     query: Query,
     handlers: { onOpen?: () => void; onEvent: (event: WatchEvent) => void },
-    options: { idleTimeoutMs: number; signal?: AbortSignal },
+    options: {
+      idleTimeoutMs: number;
+      signal?: AbortSignal;
+      /** The Accept header, when not plain JSON (metadata-only events: {@link METADATA_ONLY}). */
+      accept?: string;
+    },
   ): Promise<WatchEnd> {
     const { onEvent } = handlers;
     const url = this.url(path, { ...query, watch: true });
-    const requestOptions = await this.requestOptions();
+    const requestOptions = withAccept(await this.requestOptions(), options.accept);
     const send = await this.sender(requestOptions, path);
     return new Promise<WatchEnd>((resolve, reject) => {
       let settled = false;
@@ -507,6 +527,12 @@ export class ClusterClient {
     }
     return this.pool.agent;
   }
+}
+
+/** The request options with another Accept header (the same agent, so the same connection). */
+function withAccept(options: https.RequestOptions, accept: string | undefined): https.RequestOptions {
+  if (!accept) return options;
+  return { ...options, headers: { ...options.headers, Accept: accept } };
 }
 
 /** Whether two lists of TLS settings are equal (buffers by content). */

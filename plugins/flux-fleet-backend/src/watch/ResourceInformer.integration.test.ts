@@ -6,6 +6,7 @@ import { ClusterClient } from './ClusterClient';
 import { createKubeConfig } from './createKubeConfig';
 import type { KubernetesRequestError } from './KubernetesRequestError';
 import { InformerObserver, InformerSink, ResourceInformer } from './ResourceInformer';
+import type { WatchedResource } from './WatchedResource';
 
 jest.setTimeout(30_000);
 
@@ -88,13 +89,17 @@ describe('ResourceInformer against the simulator', () => {
 
   afterAll(() => sim.close());
 
-  function start(r: ReturnType<typeof recorder>) {
+  function start(
+    r: ReturnType<typeof recorder>,
+    resource: WatchedResource = KUSTOMIZATIONS,
+    watchSettings = settings,
+  ) {
     informer = new ResourceInformer(
-      KUSTOMIZATIONS,
+      resource,
       client,
       r.sink,
       r.observer,
-      settings,
+      watchSettings,
       mockServices.logger.mock(),
     );
     informer.start();
@@ -110,6 +115,43 @@ describe('ResourceInformer against the simulator', () => {
     await until('listed', () => i.synced);
     expect(truthCount()).toBeGreaterThan(settings.pageSize);
     expect(r.objects.size).toBe(truthCount());
+  });
+
+  it('lists and watches a metadata-only resource as PartialObjectMetadata', async () => {
+    const deployments: WatchedResource = {
+      group: 'apps',
+      version: 'v1',
+      kind: 'Deployment',
+      plural: 'deployments',
+      labelSelector: 'backstage.io/kubernetes-id',
+      metadataOnly: true,
+    };
+    const whole = await client.getJson<{ items: any[] }>('/apis/apps/v1/deployments', {
+      labelSelector: 'backstage.io/kubernetes-id',
+    });
+    const pageSize = 20;
+    expect(whole.items.length).toBeGreaterThan(pageSize);
+    const r = recorder();
+    const i = start(r, deployments, { ...settings, pageSize });
+    await until('listed', () => i.synced);
+    const listed = [...r.objects.values()] as any[];
+    expect(listed.map(o => `${o.metadata.namespace}/${o.metadata.name}`).sort()).toEqual(
+      whole.items.map(o => `${o.metadata.namespace}/${o.metadata.name}`).sort(),
+    );
+    expect(listed.every(o => o.kind === 'PartialObjectMetadata' && o.spec === undefined)).toBe(true);
+    const { namespace, name } = whole.items[0].metadata;
+    const patched = await mergePatch(
+      cluster().server,
+      `/apis/apps/v1/namespaces/${namespace}/deployments/${name}`,
+      cluster().adminToken,
+      { metadata: { labels: { 'metadata-only': 'watched' } } },
+    );
+    expect(patched.status).toBe(200);
+    await until('the change watched', () => {
+      const o = r.objects.get(`${namespace}/${name}`) as any;
+      return o?.metadata?.labels?.['metadata-only'] === 'watched';
+    });
+    expect((r.objects.get(`${namespace}/${name}`) as any).kind).toBe('PartialObjectMetadata');
   });
 
   it("waits at least the server's Retry-After before retrying a throttled request", async () => {

@@ -6,7 +6,7 @@ import type {
 import { Coalescer } from '@flux-fleet/plugin-flux-fleet-node';
 import type { WatchSettings } from '../config/FleetConfig';
 import { Backoff } from './Backoff';
-import type { ClusterClient, WatchEvent } from './ClusterClient';
+import { METADATA_ONLY, type ClusterClient, type WatchEvent } from './ClusterClient';
 import { KubernetesRequestError } from './KubernetesRequestError';
 import {
   collectionPath,
@@ -270,6 +270,7 @@ export class ResourceInformer {
         },
         item => this.sink.upsert(item),
         this.abort.signal,
+        this.resource.metadataOnly ? METADATA_ONLY.list : undefined,
       );
       if (!Array.isArray(page?.items)) {
         throw new KubernetesRequestError({
@@ -327,6 +328,7 @@ export class ResourceInformer {
       },
       {
         idleTimeoutMs: this.settings.idleTimeoutMs,
+        accept: this.resource.metadataOnly ? METADATA_ONLY.watch : undefined,
         signal: AbortSignal.any([this.abort.signal, watchAbort.signal]),
       },
     );

@@ -8,6 +8,8 @@ export interface WatchedResource {
   /** Only objects with these labels (`app.kubernetes.io/part-of=flux`). */
   labelSelector?: string;
   fieldSelector?: string;
+  /** Only the objects' metadata is read: list and watch them as `PartialObjectMetadata` (METADATA_ONLY). */
+  metadataOnly?: boolean;
 }
 
 /** `apiVersion` of a resource: `v1` for the core group, else `group/version`. */

@@ -23,6 +23,8 @@ export const WORKLOADS: WatchedResource[] = [
   kind,
   plural,
   labelSelector: 'backstage.io/kubernetes-id',
+  // their labels are all the index keeps (rules §6)
+  metadataOnly: true,
 }));
 
 /** The Flux CRDs (Flux labels them part-of=flux), for their `status.storedVersions` (rules §10). */
@@ -40,6 +42,8 @@ export const NAMESPACES: WatchedResource = {
   version: 'v1',
   kind: 'Namespace',
   plural: 'namespaces',
+  // their names and labels are all the index keeps (rules §5)
+  metadataOnly: true,
 };
 
 /**
