@@ -3,7 +3,7 @@
  * from a simulator of the same size and seed. Whatever the index does beyond parsing (normalising, deriving
  * owners, states and boundaries, secondary indexes) is the ratio of its sync time to this.
  */
-import { FLUX_GROUPS } from '@flux-fleet/plugin-flux-fleet-common';
+import { FLUX_GROUPS, METADATA_ONLY_ACCEPT } from '@flux-fleet/plugin-flux-fleet-common';
 import { clusterRequest } from '../clusterRequest';
 import type { SimulatedCluster } from '../kubeconfig';
 import { round2 } from '../stats';
@@ -22,10 +22,6 @@ export interface ParseBaseline {
 }
 
 const PAGE_SIZE = 500;
-
-/** The Accept header of the index's metadata-only lists (its ClusterClient's `METADATA_ONLY.list`). */
-const METADATA_ONLY_LIST =
-  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
 /** A collection the index lists, and how it asks for it. */
 interface Collection {
@@ -101,9 +97,9 @@ async function listPaths(cluster: SimulatedCluster): Promise<Collection[]> {
       path: `/apis/apps/v1/deployments?labelSelector=${encodeURIComponent(
         'backstage.io/kubernetes-id',
       )}`,
-      accept: METADATA_ONLY_LIST,
+      accept: METADATA_ONLY_ACCEPT.list,
     },
-    { path: '/api/v1/namespaces', accept: METADATA_ONLY_LIST },
+    { path: '/api/v1/namespaces', accept: METADATA_ONLY_ACCEPT.list },
     // the simulator's Events are all about Flux objects: the index's field selector would keep every one
     { path: '/api/v1/events' },
   );

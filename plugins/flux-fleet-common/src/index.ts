@@ -19,6 +19,7 @@ export { ValuePool, defaultValuePool, textHash } from './valuePool';
 export * from './controller';
 export * from './record';
 export * from './normalize';
+export * from './metadataOnly';
 export * from './revision';
 export * from './state';
 export * from './references';

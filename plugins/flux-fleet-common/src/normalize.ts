@@ -11,6 +11,7 @@ import {
   isJsonObject,
   JsonObject,
 } from './readUnknown';
+import { PARTIAL_OBJECT_METADATA } from './metadataOnly';
 import {
   FluxObjectRecord,
   fluxObjectKey,
@@ -267,9 +268,6 @@ class RecordBuilder {
     };
   }
 }
-
-/** The kind of an object sent as its metadata alone (`meta.k8s.io/v1`). */
-const PARTIAL_OBJECT_METADATA = 'PartialObjectMetadata';
 
 /**
  * The object's kind and API version: its own, else the listed resource's (`options`). An object read as its

@@ -31,18 +31,6 @@ export type WatchEnd =
 /** Query parameters; undefined ones are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
 
-/**
- * Accept headers for objects as their metadata alone (`PartialObjectMetadata` of `meta.k8s.io/v1`), as client-go's
- * metadata client asks for them: for what the index reads only the metadata of (workloads, namespaces), whose
- * specs and statuses it would parse only to drop them. A Deployment's metadata is 44 % of its JSON on the simulated
- * fleet (536 of 1,218 bytes), less on a real one (pod templates, managed fields). Plain JSON comes after it: a server or
- * proxy without metadata-only answers sends whole objects, which the normalisers read the same way.
- */
-export const METADATA_ONLY = {
-  list: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
-  watch: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json',
-} as const;
-
 /** How long request options (credentials, TLS agent) are reused before client-node is asked again. */
 const OPTIONS_TTL_MS = 60_000;
 
@@ -100,7 +88,7 @@ export class ClusterClient {
     query: Query,
     onItem: (item: unknown) => void,
     signal?: AbortSignal,
-    /** The Accept header, when not plain JSON (metadata-only lists: {@link METADATA_ONLY}). */
+    /** The Accept header, when not plain JSON (metadata-only lists: `METADATA_ONLY_ACCEPT` of -common). */
     accept?: string,
   ): Promise<T> {
     try {
@@ -273,7 +261,7 @@ export class ClusterClient {
     options: {
       idleTimeoutMs: number;
       signal?: AbortSignal;
-      /** The Accept header, when not plain JSON (metadata-only events: {@link METADATA_ONLY}). */
+      /** The Accept header, when not plain JSON (metadata-only events: `METADATA_ONLY_ACCEPT` of -common). */
       accept?: string;
     },
   ): Promise<WatchEnd> {

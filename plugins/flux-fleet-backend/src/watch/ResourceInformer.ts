@@ -1,12 +1,13 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import type {
-  WatchBehindReason,
-  WatchFollowState,
+import {
+  METADATA_ONLY_ACCEPT,
+  type WatchBehindReason,
+  type WatchFollowState,
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { Coalescer } from '@flux-fleet/plugin-flux-fleet-node';
 import type { WatchSettings } from '../config/FleetConfig';
 import { Backoff } from './Backoff';
-import { METADATA_ONLY, type ClusterClient, type WatchEvent } from './ClusterClient';
+import type { ClusterClient, WatchEvent } from './ClusterClient';
 import { KubernetesRequestError } from './KubernetesRequestError';
 import {
   collectionPath,
@@ -270,7 +271,7 @@ export class ResourceInformer {
         },
         item => this.sink.upsert(item),
         this.abort.signal,
-        this.resource.metadataOnly ? METADATA_ONLY.list : undefined,
+        this.resource.metadataOnly ? METADATA_ONLY_ACCEPT.list : undefined,
       );
       if (!Array.isArray(page?.items)) {
         throw new KubernetesRequestError({
@@ -328,7 +329,7 @@ export class ResourceInformer {
       },
       {
         idleTimeoutMs: this.settings.idleTimeoutMs,
-        accept: this.resource.metadataOnly ? METADATA_ONLY.watch : undefined,
+        accept: this.resource.metadataOnly ? METADATA_ONLY_ACCEPT.watch : undefined,
         signal: AbortSignal.any([this.abort.signal, watchAbort.signal]),
       },
     );

@@ -8,7 +8,7 @@ export interface WatchedResource {
   /** Only objects with these labels (`app.kubernetes.io/part-of=flux`). */
   labelSelector?: string;
   fieldSelector?: string;
-  /** Only the objects' metadata is read: list and watch them as `PartialObjectMetadata` (METADATA_ONLY). */
+  /** Only the objects' metadata is read: list and watch them as `PartialObjectMetadata` (`METADATA_ONLY_ACCEPT`). */
   metadataOnly?: boolean;
 }
 
