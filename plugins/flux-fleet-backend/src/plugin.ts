@@ -128,6 +128,8 @@ export const fluxFleetPlugin = createBackendPlugin({
           },
           collects: cluster => persistence?.watches(cluster) ?? true,
           listed: cluster => index.clusterStatus(cluster) !== 'syncing',
+          firstSync: () => index.firstSyncProgress(),
+          firstSyncOver: index.ready(),
         });
         const capacityAnswers = new CapacityAnswers(index, capacity);
         // the shard-over-capacity finding uses measured utilisation where there is some

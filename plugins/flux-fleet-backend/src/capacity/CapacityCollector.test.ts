@@ -259,6 +259,60 @@ describe('CapacityCollector', () => {
     expect(collector.measurements('us-1').some(r => r.measurement)).toBe(true);
   });
 
+  it('scrapes no controller during the fleet\'s first sync, not even of listed clusters, and starts a round once it is over', async () => {
+    const now = 1_700_000_000_000;
+    let firstSync: { done: number; clusters: number } | undefined = { done: 1, clusters: 2 };
+    let over!: () => void;
+    const firstSyncOver = new Promise<void>(resolve => {
+      over = resolve;
+    });
+    const collector = new CapacityCollector({
+      settings: settings(),
+      directory,
+      clients: new Map([
+        ['eu-1', eu.client('eu-1')],
+        ['us-1', us.client('us-1')],
+      ]),
+      logger: mockServices.logger.mock(),
+      now: () => now,
+      firstSync: () => firstSync,
+      firstSyncOver,
+    });
+    const triggered: string[] = [];
+    let scheduled: (() => Promise<void>) | undefined;
+    let triggeredRound: Promise<void> | undefined;
+    await collector.start({
+      scheduleTask: async (task: { fn: () => Promise<void> }) => {
+        scheduled = () => task.fn();
+      },
+      triggerTask: async (id: string) => {
+        triggered.push(id);
+        triggeredRound = scheduled?.();
+        await triggeredRound;
+      },
+    } as any);
+    const before = { eu: eu.requests.length, us: us.requests.length };
+    await scheduled!();
+    expect({ eu: eu.requests.length, us: us.requests.length }).toEqual(before);
+    for (const reading of collector.measurements()) {
+      expect(reading.measurement).toBeUndefined();
+      expect(reading.unmeasured).toEqual([
+        "not measured yet: the fleet's first sync is under way (1 of 2 clusters listed); controllers are scraped once it is over, so that scraping does not slow the lists",
+      ]);
+    }
+
+    firstSync = undefined;
+    over();
+    await new Promise(resolve => setImmediate(resolve));
+    await triggeredRound;
+    expect(triggered).toEqual(['flux-fleet-capacity-collect']);
+    expect(eu.requests.length).toBeGreaterThan(before.eu);
+    expect(us.requests.length).toBeGreaterThan(before.us);
+    expect(collector.measurements('eu-1').some(r => r.measurement)).toBe(true);
+    expect(collector.measurements('us-1').some(r => r.measurement)).toBe(true);
+    collector.stop();
+  });
+
   it('prefers Prometheus, falls back to the pod proxy, and says why a controller has neither', async () => {
     let now = 1_700_000_000_000;
     const logger = mockServices.logger.mock();

@@ -13,7 +13,7 @@ import {
 import { mockServices } from '@backstage/backend-test-utils';
 import { NAMESPACES } from '../watch/supportingResources';
 import { STATUS_BATCH_MS } from './AnalysisScheduler';
-import { FleetClusters, SERVED_HEALTH_MAX_AGE_MS } from './FleetClusters';
+import { FIRST_SYNC_PRIORITY_MS, FleetClusters, SERVED_HEALTH_MAX_AGE_MS } from './FleetClusters';
 import { FleetIndex } from './FleetIndex';
 
 const T0 = Date.parse('2026-07-14T10:00:00Z');
@@ -121,6 +121,34 @@ describe('FleetClusters', () => {
     fleet.detachWatch('lab');
     expect(fleet.isWatching('lab')).toBe(false);
     fleet.close();
+  });
+
+  it('reports the first sync of the clusters this replica watches, not those another watches, for at most ten minutes', () => {
+    const { fleet } = testFleet(['a', 'b', 'remote']);
+    // nothing watched here yet: nothing to wait for
+    expect(fleet.firstSyncProgress()).toBeUndefined();
+    const health = new Map([
+      ['a', watchHealth(false)],
+      ['b', watchHealth(false)],
+    ]);
+    for (const name of ['a', 'b']) fleet.attachWatch(name, watchProbe(() => health.get(name)!));
+    expect(fleet.firstSyncProgress()).toEqual({ done: 0, clusters: 2 });
+    health.set('a', watchHealth(true));
+    fleet.connectionChanged('a');
+    expect(fleet.firstSyncProgress()).toEqual({ done: 1, clusters: 2 });
+    // `remote` still waits for another replica's snapshot: it does not hold this replica back
+    health.set('b', watchHealth(true));
+    fleet.connectionChanged('b');
+    expect(fleet.firstSyncProgress()).toBeUndefined();
+    fleet.close();
+
+    const stuck = testFleet(['a']).fleet;
+    stuck.attachWatch('a', watchProbe(() => watchHealth(false)));
+    jest.advanceTimersByTime(FIRST_SYNC_PRIORITY_MS);
+    expect(stuck.firstSyncProgress()).toEqual({ done: 0, clusters: 1 });
+    jest.advanceTimersByTime(1);
+    expect(stuck.firstSyncProgress()).toBeUndefined();
+    stuck.close();
   });
 
   it('writes a snapshot only of a synced, analysed cluster this replica watches', () => {

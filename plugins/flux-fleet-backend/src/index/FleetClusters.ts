@@ -31,6 +31,13 @@ const HEALTH_CHECK_INTERVAL_MS = 1_000;
  */
 export const SERVED_HEALTH_MAX_AGE_MS = 500;
 
+/**
+ * How long after start capacity collection and snapshot writing may wait for the first lists of the clusters this
+ * replica watches ({@link FleetClusters.firstSyncProgress}). The first sync of fleet L takes about two minutes on
+ * a 2-core machine; a cluster listing for longer than this does not hold back the others' figures and snapshots.
+ */
+export const FIRST_SYNC_PRIORITY_MS = 10 * 60_000;
+
 /** Options of {@link FleetClusters}. */
 export interface FleetClustersOptions {
   clusters: string[];
@@ -69,6 +76,8 @@ export class FleetClusters implements WatchTargets {
    */
   private notReady?: Set<ClusterEntry>;
   private readonly readyPromise: Promise<void>;
+  /** When this index was made: {@link firstSyncProgress} holds nothing back for longer than its bound after. */
+  private readonly createdAt: number;
   private closed = false;
   /** Re-reads the health of watched clusters: a lag passes its thresholds without any event (rules §15). */
   private readonly healthTimer: NodeJS.Timeout;
@@ -77,6 +86,7 @@ export class FleetClusters implements WatchTargets {
 
   constructor(private readonly options: FleetClustersOptions) {
     this.now = options.now ?? Date.now;
+    this.createdAt = this.now();
     for (const name of options.clusters) {
       const entry = createClusterEntry(name, {
         pool: this.valuePool,
@@ -355,6 +365,27 @@ export class FleetClusters implements WatchTargets {
   /** Resolves when every cluster has synced, been restored, or failed. */
   ready(): Promise<void> {
     return this.readyPromise;
+  }
+
+  /**
+   * While some cluster this replica watches is in the fleet's first sync (in its first list, {@link ready} not yet
+   * resolved): how many of the clusters it watches have synced or failed, of how many; else undefined. Capacity
+   * collection and snapshot writing wait for it, so that the lists come first. Clusters another replica watches
+   * do not count: each replica's first sync would otherwise wait for the other's snapshots, which wait for it. Nor
+   * does anything after {@link FIRST_SYNC_PRIORITY_MS}: a cluster whose first list keeps failing stays `syncing`,
+   * and must not hold back the rest for ever.
+   */
+  firstSyncProgress(): { done: number; clusters: number } | undefined {
+    const waiting = this.notReady;
+    if (!waiting || this.now() - this.createdAt > FIRST_SYNC_PRIORITY_MS) return undefined;
+    let watched = 0;
+    let listing = 0;
+    for (const entry of this.entries.values()) {
+      if (!entry.watch) continue;
+      watched++;
+      if (waiting.has(entry)) listing++;
+    }
+    return listing > 0 ? { done: watched - listing, clusters: watched } : undefined;
   }
 
   /** Calls the listener after each batch of changes; returns an unsubscribe function. */

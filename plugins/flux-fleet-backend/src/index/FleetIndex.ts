@@ -85,6 +85,11 @@ export class FleetIndex implements FleetIndexService {
     return this.fleet.ready();
   }
 
+  /** See {@link FleetClusters.firstSyncProgress}. */
+  firstSyncProgress(): { done: number; clusters: number } | undefined {
+    return this.fleet.firstSyncProgress();
+  }
+
   clusters(only?: ReadonlySet<string>): ClusterHealth[] {
     const entries = this.fleet.all();
     return (only ? entries.filter(entry => only.has(entry.name)) : entries).map(entry =>

@@ -24,6 +24,8 @@ describe('snapshot cadence', () => {
   const index = { version: 1, membership: 1 };
   /** The held clusters, and each one's objects (the health's count) when not the index version. */
   let held: { names: string[]; objects?: number };
+  /** The fleet's first sync, while under way. */
+  let firstSync: { done: number; clusters: number } | undefined;
 
   function clusters(): PersistedClusters {
     const empty = { format: 1 as const, objects: [], updatedAt: [], controllers: [], namespaces: [], workloads: [], events: [] };
@@ -31,6 +33,7 @@ describe('snapshot cadence', () => {
       clusterNames: () => held.names,
       clusterVersion: () => index.version,
       clusterMembership: () => index.membership,
+      firstSyncProgress: () => firstSync,
       snapshotOf: name => ({
         source: snapshotSourceOf(empty),
         health: { name, status: 'synced', synced: true, objectCount: held.objects ?? index.version } as ClusterHealth,
@@ -73,6 +76,7 @@ describe('snapshot cadence', () => {
 
   beforeEach(async () => {
     held = { names: ['lab'] };
+    firstSync = undefined;
     now = Date.parse('2026-07-14T10:00:00Z');
     jest.spyOn(Date, 'now').mockImplementation(() => now);
     knex = await databases.init('SQLITE_3');
@@ -118,6 +122,25 @@ describe('snapshot cadence', () => {
     expect(await written()).toBe(4);
     await persistence.writeChanged({ all: true });
     expect(await written()).toBe(5);
+  });
+
+  it('writes no snapshot during the fleet\'s first sync, the listed clusters at the first interval after it, all at stop', async () => {
+    held = { names: ['a', 'b'] };
+    firstSync = { done: 1, clusters: 3 };
+    await start();
+    await persistence.writeChanged();
+    expect(await writes()).toEqual({});
+
+    firstSync = undefined;
+    now += INTERVAL_MS;
+    await persistence.writeChanged();
+    expect(await writes()).toEqual({ a: 1, b: 1 });
+
+    // a stop during a first sync still writes what it has
+    firstSync = { done: 2, clusters: 3 };
+    index.version = 2;
+    await persistence.writeChanged({ all: true });
+    expect(await writes()).toEqual({ a: 2, b: 2 });
   });
 
   it('writes status churn of a large fleet within 30,000 objects an interval, the longest unwritten first', async () => {
