@@ -100,8 +100,9 @@ export interface Config {
       /** Objects per page of the initial list. Default 500. */
       pageSize?: number;
       /**
-       * Lists (of any cluster) that may run at the same time; each is a burst of large pages, so this bounds the
-       * memory a resync needs. Default 6.
+       * Lists (of any cluster) that may run at the same time. Items are read as they arrive, so a list in flight
+       * holds about one item, and more of them keep the backend busy while others wait for their next page.
+       * Default 12.
        */
       concurrentLists?: number;
       /** How long the server keeps a watch open before it is renewed, in seconds. Default 300. */

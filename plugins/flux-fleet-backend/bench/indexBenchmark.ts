@@ -4,7 +4,7 @@
  * signal that announces it.
  *
  *   yarn workspace @flux-fleet/plugin-flux-fleet-backend bench [--size M] [--churn 10] [--seconds 10]
- *     [--concurrency 8] [--page-size 500] [--diagnose 1] [--baseline 0] [--kubeconfig FILE]
+ *     [--concurrency 8] [--page-size 500] [--concurrent-lists 6] [--diagnose 1] [--baseline 0] [--kubeconfig FILE]
  *
  * The simulator runs in its own process, so its CPU and memory are not counted as the index's. Prints one JSON
  * document with the figures. With `--kubeconfig`, the benchmark reads the simulated fleet of that kubeconfig (a
@@ -184,7 +184,10 @@ async function main() {
         fluxFleet: {
           clusters: contexts.map(name => ({ name, kubeconfig: { path: kubeconfigPath, context: name } })),
           persistence: { enabled: false },
-          ...(args.has('page-size') && { watch: { pageSize: Number(args.get('page-size')) } }),
+          watch: {
+            ...(args.has('page-size') && { pageSize: Number(args.get('page-size')) }),
+            ...(args.has('concurrent-lists') && { concurrentLists: Number(args.get('concurrent-lists')) }),
+          },
         },
       }),
       logger,
