@@ -39,6 +39,8 @@ export interface PersistedClusters extends ReplicatedClusters {
   clusterMembership(cluster: string): number;
   /** While the fleet's first sync is under way, how many clusters finished it of how many; else undefined. */
   firstSyncProgress(): { done: number; clusters: number } | undefined;
+  /** Resolves when every cluster has synced, been restored, or failed. */
+  ready(): Promise<void>;
   /** What a snapshot is written from; undefined while the cluster is not synced here. */
   snapshotOf(cluster: string): { source: ClusterSnapshotSource; health: ClusterHealth } | undefined;
   remoteHealth(cluster: string): ClusterHealth | undefined;
@@ -99,6 +101,7 @@ export class FleetPersistence {
   private writeTimer?: NodeJS.Timeout;
   private readTimer?: NodeJS.Timeout;
   private busy = false;
+  private stopped = false;
   readonly replica: string;
 
   constructor(private readonly options: FleetPersistenceOptions) {
@@ -186,10 +189,17 @@ export class FleetPersistence {
       Math.max(250, Math.floor(settings.snapshotIntervalMs / 3)),
     );
     this.readTimer.unref?.();
+    // the snapshots held back during the fleet's first sync are written as soon as it is over, not up to an
+    // interval later: the work of the sync is then done in one go, before the backend settles
+    clusters.ready().then(
+      () => (this.stopped ? undefined : this.guard(() => this.writeChanged())),
+      () => {},
+    );
   }
 
   /** Stops the timers and watchers, writes the last snapshots, and releases the leases. */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.writeTimer);
     clearInterval(this.readTimer);
     this.unsubscribe?.();

@@ -26,6 +26,8 @@ describe('snapshot cadence', () => {
   let held: { names: string[]; objects?: number };
   /** The fleet's first sync, while under way. */
   let firstSync: { done: number; clusters: number } | undefined;
+  /** The fleet's readiness: resolved by the test that needs it. */
+  let ready: { promise: Promise<void>; resolve: () => void };
 
   function clusters(): PersistedClusters {
     const empty = { format: 1 as const, objects: [], updatedAt: [], controllers: [], namespaces: [], workloads: [], events: [] };
@@ -34,6 +36,7 @@ describe('snapshot cadence', () => {
       clusterVersion: () => index.version,
       clusterMembership: () => index.membership,
       firstSyncProgress: () => firstSync,
+      ready: () => ready.promise,
       snapshotOf: name => ({
         source: snapshotSourceOf(empty),
         health: { name, status: 'synced', synced: true, objectCount: held.objects ?? index.version } as ClusterHealth,
@@ -77,6 +80,8 @@ describe('snapshot cadence', () => {
   beforeEach(async () => {
     held = { names: ['lab'] };
     firstSync = undefined;
+    let resolve!: () => void;
+    ready = { promise: new Promise<void>(r => (resolve = r)), resolve: () => resolve() };
     now = Date.parse('2026-07-14T10:00:00Z');
     jest.spyOn(Date, 'now').mockImplementation(() => now);
     knex = await databases.init('SQLITE_3');
@@ -124,16 +129,19 @@ describe('snapshot cadence', () => {
     expect(await written()).toBe(5);
   });
 
-  it('writes no snapshot during the fleet\'s first sync, the listed clusters at the first interval after it, all at stop', async () => {
+  it('writes no snapshot during the fleet\'s first sync, the listed clusters as soon as it is over, all at stop', async () => {
     held = { names: ['a', 'b'] };
     firstSync = { done: 1, clusters: 3 };
     await start();
     await persistence.writeChanged();
     expect(await writes()).toEqual({});
 
+    // the fleet is ready: written at once, not at the next interval
     firstSync = undefined;
-    now += INTERVAL_MS;
-    await persistence.writeChanged();
+    ready.resolve();
+    for (let i = 0; i < 100 && Object.keys(await writes()).length < 2; i++) {
+      await new Promise(r => setTimeout(r, 10));
+    }
     expect(await writes()).toEqual({ a: 1, b: 1 });
 
     // a stop during a first sync still writes what it has
