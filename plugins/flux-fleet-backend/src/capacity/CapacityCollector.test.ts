@@ -53,6 +53,19 @@ const settings = (
 describe('CapacityCollector', () => {
   const eu = new FakeClusterApi();
   const us = new FakeClusterApi();
+  /** A collector of eu-1 and us-1 through the pod proxy at a fixed time, with `options` on top. */
+  const podProxyCollector = (options: Partial<ConstructorParameters<typeof CapacityCollector>[0]>) =>
+    new CapacityCollector({
+      settings: settings(),
+      directory,
+      clients: new Map([
+        ['eu-1', eu.client('eu-1')],
+        ['us-1', us.client('us-1')],
+      ]),
+      logger: mockServices.logger.mock(),
+      now: () => 1_700_000_000_000,
+      ...options,
+    });
   let prometheus: http.Server;
   let prometheusUrl: string;
 
@@ -229,19 +242,8 @@ describe('CapacityCollector', () => {
   });
 
   it('scrapes no controller of a cluster still in its first list, and says so, until the list is complete', async () => {
-    const now = 1_700_000_000_000;
     const listed = new Set(['eu-1']);
-    const collector = new CapacityCollector({
-      settings: settings(),
-      directory,
-      clients: new Map([
-        ['eu-1', eu.client('eu-1')],
-        ['us-1', us.client('us-1')],
-      ]),
-      logger: mockServices.logger.mock(),
-      now: () => now,
-      listed: cluster => listed.has(cluster),
-    });
+    const collector = podProxyCollector({ listed: cluster => listed.has(cluster) });
     const usBefore = us.requests.length;
     await collector.collect();
     expect(us.requests.length).toBe(usBefore);
@@ -260,24 +262,12 @@ describe('CapacityCollector', () => {
   });
 
   it('scrapes no controller during the fleet\'s first sync, not even of listed clusters, and starts a round once it is over', async () => {
-    const now = 1_700_000_000_000;
     let firstSync: { done: number; clusters: number } | undefined = { done: 1, clusters: 2 };
     let over!: () => void;
     const firstSyncOver = new Promise<void>(resolve => {
       over = resolve;
     });
-    const collector = new CapacityCollector({
-      settings: settings(),
-      directory,
-      clients: new Map([
-        ['eu-1', eu.client('eu-1')],
-        ['us-1', us.client('us-1')],
-      ]),
-      logger: mockServices.logger.mock(),
-      now: () => now,
-      firstSync: () => firstSync,
-      firstSyncOver,
-    });
+    const collector = podProxyCollector({ firstSync: () => firstSync, firstSyncOver });
     const triggered: string[] = [];
     let scheduled: (() => Promise<void>) | undefined;
     let triggeredRound: Promise<void> | undefined;
