@@ -1,6 +1,6 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import { runInNewContext } from 'node:vm';
-import { growHeapOnceSynced } from './heapGrowth';
+import { eventLoopQuiet, growHeapOnceSynced } from './heapGrowth';
 
 function deferred() {
   let resolve!: () => void;
@@ -13,17 +13,31 @@ function deferred() {
 const settle = () => new Promise(r => setImmediate(r));
 
 describe('growHeapOnceSynced', () => {
-  it('leaves V8 growing the heap its own way during the first sync; then gives memory back and sets the percent', async () => {
+  it('leaves V8 growing the heap its own way during the first sync; then, once quiet, gives memory back and sets the percent', async () => {
     const ready = deferred();
+    const quiet = deferred();
     const setFlags = jest.fn();
     const collect = jest.fn();
     const logger = mockServices.logger.mock();
-    growHeapOnceSynced({ percent: 50, ready: ready.promise, logger, execArgv: ['--max-semi-space-size=16'], setFlags, collect });
+    growHeapOnceSynced({
+      percent: 50,
+      ready: ready.promise,
+      logger,
+      execArgv: ['--max-semi-space-size=16'],
+      setFlags,
+      collect,
+      quiet: () => quiet.promise,
+    });
     await settle();
     expect(setFlags).not.toHaveBeenCalled();
     expect(collect).not.toHaveBeenCalled();
 
+    // ready, but what waited for it still runs: the collection's pause waits
     ready.resolve();
+    await settle();
+    expect(collect).not.toHaveBeenCalled();
+
+    quiet.resolve();
     await settle();
     expect(setFlags).toHaveBeenCalledTimes(1);
     expect(setFlags).toHaveBeenCalledWith('--heap-growing-percent=50');
@@ -34,7 +48,7 @@ describe('growHeapOnceSynced', () => {
   it('does nothing when configured to 0', async () => {
     const setFlags = jest.fn();
     const collect = jest.fn();
-    growHeapOnceSynced({ percent: 0, ready: Promise.resolve(), logger: mockServices.logger.mock(), execArgv: [], setFlags, collect });
+    growHeapOnceSynced({ percent: 0, ready: Promise.resolve(), logger: mockServices.logger.mock(), execArgv: [], setFlags, collect, quiet: async () => {} });
     await settle();
     expect(setFlags).not.toHaveBeenCalled();
     expect(collect).not.toHaveBeenCalled();
@@ -45,7 +59,7 @@ describe('growHeapOnceSynced', () => {
       const setFlags = jest.fn();
       const collect = jest.fn();
       const logger = mockServices.logger.mock();
-      growHeapOnceSynced({ percent: 50, ready: Promise.resolve(), logger, execArgv: [flag], setFlags, collect });
+      growHeapOnceSynced({ percent: 50, ready: Promise.resolve(), logger, execArgv: [flag], setFlags, collect, quiet: async () => {} });
       await settle();
       expect(setFlags).not.toHaveBeenCalled();
       expect(collect).toHaveBeenCalledTimes(1);
@@ -55,7 +69,7 @@ describe('growHeapOnceSynced', () => {
 
   it('gives memory back with V8 itself in this node, and keeps going with a warning where it cannot', async () => {
     const logger = mockServices.logger.mock();
-    growHeapOnceSynced({ percent: 50, ready: Promise.resolve(), logger, execArgv: [], setFlags: () => {} });
+    growHeapOnceSynced({ percent: 50, ready: Promise.resolve(), logger, execArgv: [], setFlags: () => {}, quiet: async () => {} });
     await settle();
     expect(logger.warn).not.toHaveBeenCalled();
     expect(logger.info).toHaveBeenCalledWith(expect.stringMatching(/a memory-reducing collection took \d+ ms \(resident memory \d+ → \d+ MiB\)/));
@@ -69,11 +83,51 @@ describe('growHeapOnceSynced', () => {
       logger: failing,
       execArgv: [],
       setFlags: () => {},
+      quiet: async () => {},
       collect: () => {
         throw new ReferenceError('gc is not defined');
       },
     });
     await settle();
     expect(failing.warn).toHaveBeenCalledWith('Flux Fleet could not give back the memory of its first sync: ReferenceError: gc is not defined');
+  });
+});
+
+describe('eventLoopQuiet', () => {
+  /** Keeps the event loop busy (about 90 %) for `ms`. */
+  async function busyFor(ms: number) {
+    const end = performance.now() + ms;
+    while (performance.now() < end) {
+      const slice = performance.now() + 9;
+      while (performance.now() < slice) {
+        // busy
+      }
+      await new Promise(r => setTimeout(r, 1));
+    }
+  }
+
+  it('waits while the event loop is busy, and resolves in the first quiet window', async () => {
+    let resolvedAt: number | undefined;
+    const started = performance.now();
+    const quiet = eventLoopQuiet({ windowMs: 100, capMs: 10_000 }).then(() => {
+      resolvedAt = performance.now() - started;
+    });
+    await busyFor(450);
+    expect(resolvedAt).toBeUndefined();
+    await quiet;
+    expect(resolvedAt).toBeGreaterThanOrEqual(450);
+    expect(resolvedAt).toBeLessThan(1_000);
+  });
+
+  it('resolves after the cap when the loop stays busy', async () => {
+    const started = performance.now();
+    let resolvedAt: number | undefined;
+    const quiet = eventLoopQuiet({ windowMs: 50, capMs: 200 }).then(() => {
+      resolvedAt = performance.now() - started;
+    });
+    await busyFor(600);
+    await quiet;
+    expect(resolvedAt).toBeGreaterThanOrEqual(200);
+    expect(resolvedAt).toBeLessThan(600);
   });
 });
