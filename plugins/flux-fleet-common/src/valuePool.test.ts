@@ -33,6 +33,10 @@ describe('ValuePool', () => {
     expect(d).toEqual({ app: 'payments' });
     expect(e).toEqual({ ap: 'ppayments', 'sharding.fluxcd.io/key': 'shard1' });
     expect(Object.isFrozen(a)).toBe(true);
+    // the same keys and values, paired differently
+    const swapped = pool.labels({ app: 'shard1', 'sharding.fluxcd.io/key': 'payments' });
+    expect(swapped).not.toBe(a);
+    expect(swapped).toEqual({ app: 'shard1', 'sharding.fluxcd.io/key': 'payments' });
   });
 
   it('stays bounded: old entries are dropped, values in use stay correct', () => {

@@ -83,11 +83,13 @@ export class ValuePool {
   labels(
     labels: Readonly<Record<string, string>>,
   ): Readonly<Record<string, string>> {
-    const keys = Object.keys(labels).sort();
-    let hash = 0x811c9dc5 | 0;
+    const keys = Object.keys(labels);
+    // The sum of each pair's hash: the same whatever order the keys come in, so they need no sorting (sorting
+    // them allocated 113 MB in fleet M's first sync, 5 % of all it allocated: sampling heap profile of the index
+    // benchmark, 2026-12-07). Sets whose sums collide are told apart by their content.
+    let hash = 0;
     for (const key of keys) {
-      hash = fnv1a(hash, key);
-      hash = fnv1a(hash, labels[key]);
+      hash = (hash + fnv1a(fnv1a(0x811c9dc5 | 0, key), labels[key])) | 0;
     }
     // Usually one set per hash; a list only when hashes collide.
     const found = this.labelSets.get(hash);
