@@ -4,7 +4,7 @@
  * `as=PartialObjectMetadata` for one object and for the objects of watch events. Each object is then its
  * `metadata` alone, as kind `PartialObjectMetadata` of `meta.k8s.io/v1`.
  */
-import type { StoredObject } from '../store/clusterStore';
+import { BODY_METADATA_START, type StoredObject } from '../store/clusterStore';
 
 /** The metadata-only representations, by what a request returns. */
 export type PartialMetadataKind = 'PartialObjectMetadata' | 'PartialObjectMetadataList';
@@ -50,8 +50,9 @@ export function partialMetadataContentType(kind: PartialMetadataKind, apiVersion
 
 /** A stored object as `PartialObjectMetadata` JSON: its metadata, whole (labels, annotations, owners…). */
 export function partialObjectMetadataJson(object: StoredObject, apiVersion: string): string {
-  const metadata = (JSON.parse(object.body) as { metadata?: unknown }).metadata ?? {};
-  return `{"kind":"PartialObjectMetadata","apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(
-    metadata,
-  )}}`;
+  const metadataJson =
+    object.metadataLength === undefined
+      ? JSON.stringify((JSON.parse(object.body) as { metadata?: unknown }).metadata ?? {})
+      : object.body.slice(BODY_METADATA_START.length, BODY_METADATA_START.length + object.metadataLength);
+  return `{"kind":"PartialObjectMetadata","apiVersion":${JSON.stringify(apiVersion)},"metadata":${metadataJson}}`;
 }

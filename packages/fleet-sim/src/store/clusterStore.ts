@@ -21,7 +21,16 @@ export interface StoredObject {
    * that kind.
    */
   readonly body: string;
+  /**
+   * The length of the metadata's JSON in `body`, which starts with it (`{"metadata":` and then that much): a
+   * metadata-only answer takes it as it is. At fleet L, parsing every body again for each metadata-only list was
+   * 8 % of the simulator's time in a first sync (CPU profile, 2026-12-07). Absent when an edit may have changed it.
+   */
+  readonly metadataLength?: number;
 }
+
+/** What a stored body starts with: its metadata comes first, as kube-apiserver writes it. */
+export const BODY_METADATA_START = '{"metadata":';
 
 /** A change, as watches see it. */
 export interface StoreEvent {
@@ -161,14 +170,17 @@ export class ClusterStore {
   }
 
   private serialise(object: any, rv: number): StoredObject {
-    const { apiVersion: _a, kind: _k, ...rest } = object;
-    rest.metadata = { ...(rest.metadata ?? {}), resourceVersion: String(rv) };
+    const { apiVersion: _a, kind: _k, metadata: given, ...rest } = object;
+    const metadata = { ...(given ?? {}), resourceVersion: String(rv) };
+    const metadataJson = JSON.stringify(metadata);
+    const restJson = JSON.stringify(rest);
     return {
-      namespace: rest.metadata.namespace ?? '',
-      name: rest.metadata.name,
-      labels: rest.metadata.labels,
+      namespace: metadata.namespace ?? '',
+      name: metadata.name,
+      labels: metadata.labels,
       resourceVersion: rv,
-      body: JSON.stringify(rest),
+      body: `${BODY_METADATA_START}${metadataJson}${restJson === '{}' ? '}' : `,${restJson.slice(1)}`}`,
+      metadataLength: metadataJson.length,
     };
   }
 
@@ -230,9 +242,15 @@ export class ClusterStore {
     const key = objectKey(namespace, name);
     const old = table.objects.get(key);
     if (!old) return;
+    const body = edit(old.body);
+    const metadataEnd =
+      old.metadataLength === undefined ? 0 : BODY_METADATA_START.length + old.metadataLength;
     table.set(key, {
       ...old,
-      body: edit(old.body),
+      body,
+      // the metadata's length still holds when the edit left the metadata as it was
+      metadataLength:
+        metadataEnd > 0 && body.startsWith(old.body.slice(0, metadataEnd)) ? old.metadataLength : undefined,
     });
   }
 
