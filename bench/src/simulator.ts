@@ -113,6 +113,8 @@ export async function startSimulator(options: {
     [
       // L holds about 4 GB
       '--max-old-space-size=12288',
+      // e.g. BENCH_SIM_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the simulator
+      ...(process.env.BENCH_SIM_NODE_FLAGS ?? '').split(' ').filter(Boolean),
       fleetSimBin(options.root),
       '--size',
       options.size,

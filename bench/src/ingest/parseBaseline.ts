@@ -21,6 +21,16 @@ export interface ParseBaseline {
   parsedHeapBytes: number;
 }
 
+/** What fetching the fleet's lists costs, with nothing parsed: the floor under any sync. */
+export interface ListsBaseline {
+  /** Wall time to fetch every page of every list (the median of the passes), bodies read as text and dropped. */
+  listsMs: number;
+  passes: number;
+  /** Lists in flight at once, fleet-wide, and items per page: the index's own settings in the same run. */
+  concurrentLists: number;
+  pageSize: number;
+}
+
 const PAGE_SIZE = 500;
 
 /** A collection the index lists, and how it asks for it. */
@@ -106,10 +116,31 @@ async function listPaths(cluster: SimulatedCluster): Promise<Collection[]> {
   return paths;
 }
 
-/** Every page of one collection, as text. */
+/**
+ * The continue token of a list page. Read from what comes before `items` (where the API server writes the list's
+ * metadata), so that the lists baseline parses almost nothing; the whole page when that is not how it is written.
+ */
+export function continueToken(text: string): string | undefined {
+  type Head = { metadata?: { continue?: string } };
+  const items = text.indexOf('"items"');
+  let head: Head | undefined;
+  if (items > 0) {
+    try {
+      head = JSON.parse(`${text.slice(0, items)}"items":[]}`) as Head;
+    } catch {
+      head = undefined;
+    }
+  }
+  const token = (head?.metadata ? head : (JSON.parse(text) as Head)).metadata?.continue;
+  return token ? token : undefined;
+}
+
+/** Every page of one collection, as text, `pageSize` items a page; `keep` false drops each page once read. */
 async function fetchPages(
   cluster: SimulatedCluster,
   { path, accept }: Collection,
+  pageSize = PAGE_SIZE,
+  keep = true,
 ): Promise<string[]> {
   const pages: string[] = [];
   let next: string | undefined = '';
@@ -117,7 +148,7 @@ async function fetchPages(
     const separator = path.includes('?') ? '&' : '?';
     const answer = await clusterRequest(
       cluster,
-      `${path}${separator}limit=${PAGE_SIZE}${
+      `${path}${separator}limit=${pageSize}${
         next ? `&continue=${encodeURIComponent(next)}` : ''
       }`,
       { accept },
@@ -129,13 +160,45 @@ async function fetchPages(
         }: ${answer.text.slice(0, 200)}`,
       );
     }
-    pages.push(answer.text);
-    const token = (
-      JSON.parse(answer.text) as { metadata?: { continue?: string } }
-    ).metadata?.continue;
-    next = token ? token : undefined;
+    if (keep) pages.push(answer.text);
+    next = continueToken(answer.text);
   }
   return pages;
+}
+
+/**
+ * Fetches every list the index reads, `concurrentLists` at a time fleet-wide as the index does, each page by page,
+ * and times it: the simulator serving the bodies and this process receiving them as text, nothing parsed. No sync
+ * can be shorter. `passes` passes; the median counts.
+ */
+export async function measureListsBaseline(
+  clusters: SimulatedCluster[],
+  options: { concurrentLists: number; pageSize: number; passes: number },
+): Promise<ListsBaseline> {
+  const lists: Array<{ cluster: SimulatedCluster; collection: Collection }> = [];
+  for (const cluster of clusters) {
+    for (const collection of await listPaths(cluster)) lists.push({ cluster, collection });
+  }
+  const times: number[] = [];
+  for (let pass = 0; pass < options.passes; pass++) {
+    let next = 0;
+    const started = process.hrtime.bigint();
+    await Promise.all(
+      Array.from({ length: options.concurrentLists }, async () => {
+        while (next < lists.length) {
+          const { cluster, collection } = lists[next++];
+          await fetchPages(cluster, collection, options.pageSize, false);
+        }
+      }),
+    );
+    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return {
+    listsMs: round2(times.sort((a, b) => a - b)[Math.floor(times.length / 2)]),
+    passes: options.passes,
+    concurrentLists: options.concurrentLists,
+    pageSize: options.pageSize,
+  };
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;

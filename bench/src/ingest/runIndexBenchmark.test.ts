@@ -6,6 +6,7 @@ describe('reading the index benchmark', () => {
     '{',
     '  "fleet": "S",',
     '  "clusters": 3,',
+    '  "lists": { "pageSize": 500, "concurrentLists": 12 },',
     '  "syncMs": 760,',
     '  "memory": { "objects": 2155, "rssBytesPerObject": 19946, "heapBytesPerObject": 3226 }',
     '}',
@@ -20,12 +21,14 @@ describe('reading the index benchmark', () => {
       fluxObjects: 2155,
       rssBytesPerObject: 19946,
       heapBytesPerObject: 3226,
+      concurrentLists: 12,
+      pageSize: 500,
     });
   });
 
   it('names the figures a changed benchmark no longer prints', () => {
     expect(() => readIndexFigures({ clusters: 3, memory: {} })).toThrow(
-      "the index benchmark's output lacks syncMs, fluxObjects, rssBytesPerObject, heapBytesPerObject",
+      "the index benchmark's output lacks syncMs, fluxObjects, rssBytesPerObject, heapBytesPerObject, concurrentLists, pageSize",
     );
     expect(() => lastJsonDocument('no figures\n')).toThrow('no JSON document');
   });

@@ -17,6 +17,9 @@ export interface IndexBenchmarkFigures {
   /** RSS growth of the index's process over the objects indexed, after a garbage collection. */
   rssBytesPerObject: number;
   heapBytesPerObject: number;
+  /** Lists in flight at once fleet-wide, and items per page, as the index listed. */
+  concurrentLists: number;
+  pageSize: number;
   raw: Record<string, unknown>;
 }
 
@@ -38,6 +41,8 @@ export function readIndexFigures(doc: unknown): IndexBenchmarkFigures {
     fluxObjects: raw?.memory?.objects,
     rssBytesPerObject: raw?.memory?.rssBytesPerObject,
     heapBytesPerObject: raw?.memory?.heapBytesPerObject,
+    concurrentLists: raw?.lists?.concurrentLists,
+    pageSize: raw?.lists?.pageSize,
   };
   const missing = Object.entries(figures)
     .filter(([, value]) => typeof value !== 'number')

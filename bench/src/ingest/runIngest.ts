@@ -1,8 +1,16 @@
-/** The ingest part: per fleet size, the index's sync time and memory against plain `JSON.parse` of the same lists. */
+/**
+ * The ingest part: per fleet size, the index's sync time and memory against plain `JSON.parse` of the same lists,
+ * and against fetching them alone.
+ */
 import type { FleetSize } from '../options';
 import { startSimulator } from '../simulator';
 import { ratio, round2 } from '../stats';
-import { measureParseBaseline, type ParseBaseline } from './parseBaseline';
+import {
+  measureListsBaseline,
+  measureParseBaseline,
+  type ListsBaseline,
+  type ParseBaseline,
+} from './parseBaseline';
 import {
   runIndexBenchmark,
   type IndexBenchmarkFigures,
@@ -19,9 +27,16 @@ export interface IngestResult {
     heapBytesPerObject: number;
   };
   baseline: ParseBaseline & { parsedHeapBytesPerFluxObject: number };
+  /** The same lists fetched with the index's settings, nothing parsed (results of before 2026-12-07 lack it). */
+  lists?: ListsBaseline;
   ratios: {
     /** Sync time over parse time: what the index does beyond parsing costs this many parses. */
     syncToParse?: number;
+    /**
+     * Sync time over the lists' fetch plus their parse: what any index that reads these lists costs at least
+     * (one thread fetching and parsing), so what the index does beyond that.
+     */
+    syncToListsAndParse?: number;
     /** Index heap per object over the parsed lists' heap per Flux object (below 1: leaner than raw JSON). */
     heapToParsed?: number;
   };
@@ -58,6 +73,7 @@ export async function measureIngest(options: {
   });
   let index: IndexBenchmarkFigures;
   let baseline: ParseBaseline;
+  let lists: ListsBaseline;
   try {
     log(
       `ingest ${size}: simulator ready in ${sim.readyMs} ms; the index benchmark (an index of its own on this fleet)`,
@@ -71,6 +87,12 @@ export async function measureIngest(options: {
       `ingest ${size}: ${index.fluxObjects} Flux objects synced in ${index.syncMs} ms, ${index.rssBytesPerObject} B RSS per object; now the baseline`,
     );
     baseline = await measureParseBaseline(sim.clusters);
+    // three passes at M take a few seconds; one pass at L takes about a minute
+    lists = await measureListsBaseline(sim.clusters, {
+      concurrentLists: index.concurrentLists,
+      pageSize: index.pageSize,
+      passes: size === 'L' ? 1 : 3,
+    });
   } finally {
     await sim.stop();
   }
@@ -80,7 +102,9 @@ export async function measureIngest(options: {
   log(
     `ingest ${size}: JSON.parse of ${baseline.pages} list pages (${round2(
       baseline.bytes / 2 ** 20,
-    )} MiB) takes ${baseline.parseMs} ms`,
+    )} MiB) takes ${baseline.parseMs} ms; fetching them, ${index.concurrentLists} lists at a time, ${
+      lists.listsMs
+    } ms`,
   );
   return {
     size,
@@ -92,8 +116,10 @@ export async function measureIngest(options: {
       heapBytesPerObject: index.heapBytesPerObject,
     },
     baseline: { ...baseline, parsedHeapBytesPerFluxObject },
+    lists,
     ratios: {
       syncToParse: ratio(index.syncMs, baseline.parseMs),
+      syncToListsAndParse: ratio(index.syncMs, lists.listsMs + baseline.parseMs),
       heapToParsed: ratio(
         index.heapBytesPerObject,
         parsedHeapBytesPerFluxObject,

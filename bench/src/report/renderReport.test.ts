@@ -46,7 +46,8 @@ function results(overrides: Partial<BenchResults> = {}): BenchResults {
           parsedHeapBytes: 1,
           parsedHeapBytesPerFluxObject: 3_000,
         },
-        ratios: { syncToParse: 4.79, heapToParsed: 0.5 },
+        lists: { listsMs: 1_250, passes: 3, concurrentLists: 12, pageSize: 500 },
+        ratios: { syncToParse: 4.79, syncToListsAndParse: 2.89, heapToParsed: 0.5 },
         indexBenchmark: {},
       },
     ],
@@ -156,6 +157,18 @@ describe('renderReport', () => {
     );
     expect(report).toContain('| **sync / parse** | **4.79×** |');
     expect(report).toContain('1.5 KiB / 2.9 KiB (**0.5×**)');
+  });
+
+  it('prints the fetch of the same lists, nothing parsed, as the floor under the sync', () => {
+    expect(report).toContain(
+      '| baseline: the same lists fetched, nothing parsed | 1.25 s (12 lists at a time, as the index) |',
+    );
+    expect(report).toContain('| sync / (fetch + parse) | 2.89× |');
+    expect(report).toContain('(**2.89×** their fetch and parse together)');
+    // results written before the lists baseline existed
+    const [m] = results().ingest;
+    const older = renderReport(results({ ingest: [{ ...m, lists: undefined, ratios: { ...m.ratios, syncToListsAndParse: undefined } }] }));
+    expect(older).toContain('| baseline: the same lists fetched, nothing parsed | – |');
   });
 
   it('says when the process held less after the sync than before it, rather than a negative size', () => {

@@ -108,6 +108,14 @@ function ingestSection(results: BenchResults): string {
           )} pages, ${mebibytes(i.baseline.bytes)})`,
       ),
       row('**sync / parse**', i => `**${times(i.ratios.syncToParse)}**`),
+      row(
+        'baseline: the same lists fetched, nothing parsed',
+        i =>
+          i.lists
+            ? `${ms(i.lists.listsMs)} (${i.lists.concurrentLists} lists at a time, as the index)`
+            : DASH,
+      ),
+      row('sync / (fetch + parse)', i => times(i.ratios.syncToListsAndParse)),
       row('RSS per indexed object', i => rssPerObject(i.index.rssBytesPerObject)),
       row(
         'heap per object: index / parsed lists',
@@ -426,7 +434,9 @@ function headline(results: BenchResults): string {
         i.fluxObjects,
       )} Flux objects): synced in **${times(
         i.ratios.syncToParse,
-      )}** the time of a plain \`JSON.parse\` of the same lists, holding **${times(
+      )}** the time of a plain \`JSON.parse\` of the same lists (**${times(
+        i.ratios.syncToListsAndParse,
+      )}** their fetch and parse together), holding **${times(
         i.ratios.heapToParsed,
       )}** their parsed heap`,
     );

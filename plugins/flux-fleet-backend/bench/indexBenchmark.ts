@@ -471,6 +471,8 @@ async function main() {
       churnPerSecondPerCluster: CHURN,
       clusters: contexts.length,
       simulatorReadyMs: simReadyMs,
+      /** How the index listed: page size and lists in flight fleet-wide (`make bench` fetches its baseline alike). */
+      lists: { pageSize: config.watch.pageSize, concurrentLists: config.watch.concurrentLists },
       syncMs,
       syncCpuMs,
       memory,
