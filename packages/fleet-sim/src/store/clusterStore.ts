@@ -172,15 +172,15 @@ export class ClusterStore {
   private serialise(object: any, rv: number): StoredObject {
     const { apiVersion: _a, kind: _k, metadata: given, ...rest } = object;
     const metadata = { ...(given ?? {}), resourceVersion: String(rv) };
-    const metadataJson = JSON.stringify(metadata);
-    const restJson = JSON.stringify(rest);
     return {
       namespace: metadata.namespace ?? '',
       name: metadata.name,
       labels: metadata.labels,
       resourceVersion: rv,
-      body: `${BODY_METADATA_START}${metadataJson}${restJson === '{}' ? '}' : `,${restJson.slice(1)}`}`,
-      metadataLength: metadataJson.length,
+      // one stringify of the whole, not the metadata's text joined to the rest's: a joined string is flattened
+      // (copied) the first time it is sent, which would put that copy in every object's first list
+      body: JSON.stringify({ metadata, ...rest }),
+      metadataLength: JSON.stringify(metadata).length,
     };
   }
 
