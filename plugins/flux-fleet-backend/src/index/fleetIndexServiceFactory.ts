@@ -49,11 +49,14 @@ export const fleetRuntimeServiceRef = createServiceRef<FleetRuntime>({
             fleetConfig.clusters.flatMap(c => (c.environment ? [[c.name, c.environment] as const] : [])),
           ),
         });
-        lifecycle.addShutdownHook(() => clusters.close());
-        growHeapOnceSynced({
+        const heapGrowth = growHeapOnceSynced({
           percent: fleetConfig.heapGrowingPercentOnceSynced,
           ready: clusters.ready(),
           logger: pluginLogger,
+        });
+        lifecycle.addShutdownHook(() => {
+          heapGrowth.stop();
+          clusters.close();
         });
         return { config: fleetConfig, clusters, index: new FleetIndex(clusters, fleetConfig.tenants) };
       },

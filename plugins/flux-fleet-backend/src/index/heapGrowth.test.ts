@@ -45,6 +45,32 @@ describe('growHeapOnceSynced', () => {
     expect(logger.info).toHaveBeenCalledWith(expect.stringContaining('the heap now grows by 50 %'));
   });
 
+  it('does not collect once stopped before the event loop was quiet', async () => {
+    const quiet = deferred();
+    const collect = jest.fn();
+    const setFlags = jest.fn();
+    let signal: AbortSignal | undefined;
+    const growth = growHeapOnceSynced({
+      percent: 50,
+      ready: Promise.resolve(),
+      logger: mockServices.logger.mock(),
+      execArgv: [],
+      setFlags,
+      collect,
+      quiet: given => {
+        signal = given;
+        return quiet.promise;
+      },
+    });
+    await settle();
+    growth.stop();
+    expect(signal?.aborted).toBe(true);
+    quiet.resolve();
+    await settle();
+    expect(collect).not.toHaveBeenCalled();
+    expect(setFlags).not.toHaveBeenCalled();
+  });
+
   it('does nothing when configured to 0', async () => {
     const setFlags = jest.fn();
     const collect = jest.fn();
@@ -117,6 +143,13 @@ describe('eventLoopQuiet', () => {
     await quiet;
     expect(resolvedAt).toBeGreaterThanOrEqual(450);
     expect(resolvedAt).toBeLessThan(1_000);
+  });
+
+  it('ends its wait with a rejection when its signal aborts', async () => {
+    const stop = new AbortController();
+    const quiet = eventLoopQuiet({ windowMs: 10_000, signal: stop.signal });
+    stop.abort();
+    await expect(quiet).rejects.toThrow(/abort/i);
   });
 
   it('resolves after the cap when the loop stays busy', async () => {

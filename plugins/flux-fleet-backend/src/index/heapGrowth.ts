@@ -43,8 +43,8 @@ export function growHeapOnceSynced(options: {
   /** A memory-reducing collection; a test passes its own. */
   collect?: () => void;
   /** Resolves when the collection may run (the event loop is quiet); a test passes its own. */
-  quiet?: () => Promise<void>;
-}): void {
+  quiet?: (signal: AbortSignal) => Promise<void>;
+}): { stop(): void } {
   const {
     percent,
     ready,
@@ -52,17 +52,21 @@ export function growHeapOnceSynced(options: {
     execArgv = process.execArgv,
     setFlags = setFlagsFromString,
     collect = memoryReducingCollection,
-    quiet = () => eventLoopQuiet(),
+    quiet = signal => eventLoopQuiet({ signal }),
   } = options;
-  if (percent === 0) return;
+  // a backend that stops before the collection ran does not start it (nor a test's backend, in a later test)
+  const stopped = new AbortController();
+  const handle = { stop: () => stopped.abort() };
+  if (percent === 0) return handle;
   const given = execArgv.find(arg => arg === FLAG || arg.startsWith(`${FLAG}=`));
   if (given) {
     logger.info(
       `Flux Fleet leaves V8's heap growing as node's command line sets it (${given}); without it, V8 grows the heap as it sees fit during the first sync and Flux Fleet sets ${FLAG}=${percent} once it is done (fluxFleet.heapGrowingPercentOnceSynced)`,
     );
   }
-  ready.then(quiet).then(
+  ready.then(() => quiet(stopped.signal)).then(
     () => {
+      if (stopped.signal.aborted) return;
       if (!given) setFlags(`${FLAG}=${percent}`);
       const rssBefore = process.memoryUsage.rss();
       const started = performance.now();
@@ -81,24 +85,25 @@ export function growHeapOnceSynced(options: {
       );
     },
     () => {
-      // neither ready nor quiet rejects; a failure there is reported where it happens
+      // ready never rejects, and quiet only when stopped: there is nothing to report
     },
   );
+  return handle;
 }
 
 /**
  * Resolves once the event loop has been busy at most `busy` (a fraction) over one window of `windowMs`, or after
  * `capMs` at most: a fleet that is busy for long still gets its memory back. The timers are unreferenced, so a
- * process that is shutting down does not wait for them.
+ * process that is shutting down does not wait for them; `signal` ends the wait with a rejection.
  */
 export async function eventLoopQuiet(
-  options: { busy?: number; windowMs?: number; capMs?: number } = {},
+  options: { busy?: number; windowMs?: number; capMs?: number; signal?: AbortSignal } = {},
 ): Promise<void> {
-  const { busy = 0.5, windowMs = 1000, capMs = 30_000 } = options;
+  const { busy = 0.5, windowMs = 1000, capMs = 30_000, signal } = options;
   const started = performance.now();
   let previous = performance.eventLoopUtilization();
   for (;;) {
-    await sleep(windowMs, undefined, { ref: false });
+    await sleep(windowMs, undefined, { ref: false, signal });
     const now = performance.eventLoopUtilization();
     const utilization = performance.eventLoopUtilization(now, previous).utilization;
     previous = now;
