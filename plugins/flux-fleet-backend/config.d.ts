@@ -87,7 +87,8 @@ export interface Config {
     /**
      * Once every cluster has synced for the first time (or been restored, or failed), how much the JavaScript
      * heap may grow between two full collections, in percent: V8's `--heap-growing-percent`, which Flux Fleet sets
-     * then, after one memory-reducing collection that gives back what the sync peaked at. Before, V8 grows the heap
+     * then (once the backend is no more than half busy for a second, at most 30 s later), after one
+     * memory-reducing collection that gives back what the sync peaked at. Before, V8 grows the heap
      * as it sees fit: the first sync builds the whole index at once, and at 50 % its collections were a quarter of
      * the backend's CPU over the first sync at fleet L. After, 50 % keeps the heap near what stays live. 0 leaves
      * V8 alone throughout. A `--heap-growing-percent` on node's command line wins: Flux Fleet then leaves it as it
