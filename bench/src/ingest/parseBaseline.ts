@@ -6,7 +6,7 @@
 import { FLUX_GROUPS, METADATA_ONLY_ACCEPT } from '@flux-fleet/plugin-flux-fleet-common';
 import { clusterRequest } from '../clusterRequest';
 import type { SimulatedCluster } from '../kubeconfig';
-import { round2 } from '../stats';
+import { distribution, msSince, round2 } from '../stats';
 
 /** What parsing the fleet's list bodies costs. */
 export interface ParseBaseline {
@@ -191,10 +191,10 @@ export async function measureListsBaseline(
         }
       }),
     );
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+    times.push(msSince(started));
   }
   return {
-    listsMs: round2(times.sort((a, b) => a - b)[Math.floor(times.length / 2)]),
+    listsMs: distribution(times).p50,
     passes: options.passes,
     concurrentLists: options.concurrentLists,
     pageSize: options.pageSize,

@@ -89,7 +89,7 @@ export class ValuePool {
     // benchmark, 2026-12-07). Sets whose sums collide are told apart by their content.
     let hash = 0;
     for (const key of keys) {
-      hash = (hash + fnv1a(fnv1a(0x811c9dc5 | 0, key), labels[key])) | 0;
+      hash = (hash + fnv1a(textHash(key), labels[key])) | 0;
     }
     // Usually one set per hash; a list only when hashes collide.
     const found = this.labelSets.get(hash);
