@@ -5,8 +5,9 @@
  * rather than into a new Buffer per page: the product's first sync of fleet L asks for about 5,400 pages of 1 MB
  * or more, and a new Buffer is an ArrayBuffer of its own, which V8 counts as external memory and answers with
  * collections of the whole heap. Measured on 2026-12-04, the pool (with the other changes of the fleet-sim README's
- * "What the simulator costs at fleet L") did not lower the simulator's collections at L: what triggers them there
- * is not pinned down.
+ * "What the simulator costs at fleet L") did not lower the simulator's collections at L: the rest of Node's Buffers
+ * still started them, until `bin/fleet-sim` counted that memory towards the heap's own limit (the same README, "What
+ * started those full collections").
  */
 import type { ServerResponse } from 'node:http';
 
