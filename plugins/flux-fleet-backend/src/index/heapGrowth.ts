@@ -7,9 +7,9 @@ import { runInNewContext } from 'node:vm';
 const FLAG = '--heap-growing-percent';
 
 /**
- * Once the fleet's first sync is done (`ready`) and the event loop is quiet: gives back the memory the sync peaked at, with one
- * memory-reducing collection, and sets V8's heap growing (how much the old generation may grow between two full
- * collections) to `percent`. 0 leaves V8 alone throughout.
+ * Once the fleet's first sync is done (`ready`) and the event loop is quiet: gives back the memory the sync peaked
+ * at, with one memory-reducing collection, and sets V8's heap growing (how much the old generation may grow between
+ * two full collections) to `percent`. 0 leaves V8 alone throughout.
  *
  * Why not a node flag from the start: the first sync builds the whole index at once, and with the heap growing by
  * 50 % the collector marked the growing heap every few seconds. The product's first sync at fleet L (100 clusters,
