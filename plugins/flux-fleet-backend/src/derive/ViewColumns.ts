@@ -147,25 +147,13 @@ export class ViewColumns implements ObjectColumns {
    * so that each object costs a few reads of numbers.
    */
   forEachMatch(query: ObjectQuery, visit: (slot: number) => void): void {
-    const kinds = maskOf(FLUX_KINDS, query.kind);
-    const states = maskOf(RECONCILE_STATES, query.state);
-    const owners = decide(this.owners, ownerFilter(query));
-    const boundaries = decide(this.boundaries, boundaryFilter(query));
-    const findings = query.finding?.length
-      ? decide(findingTypeLists, list => list.some(f => query.finding!.includes(f)))
-      : undefined;
-    const test = (slot: number) => {
-      if (!this.isShown(slot)) return;
-      if (kinds && !kinds[this.kindCodes[slot]]) return;
-      if (states && !states[this.stateCodes[slot]]) return;
-      if (owners && !owners[this.ownerCodes[slot]]) return;
-      if (boundaries && !boundaries[this.boundaryCodes[slot]]) return;
-      if (findings && !findings[this.findingCodes[slot]]) return;
-      visit(slot);
+    const { test, kinds, states } = this.filtersOf(query);
+    const visitMatch = (slot: number) => {
+      if (test(slot)) visit(slot);
     };
     if (query.service?.length) {
       // a service filter starts from the services' objects
-      for (const service of new Set(query.service)) this.serviceIndex.forEach(service, test);
+      for (const service of new Set(query.service)) this.serviceIndex.forEach(service, visitMatch);
       return;
     }
     // a kind or state filter starts from the smaller of its lists of slots; the other filters are tested on those
@@ -174,11 +162,62 @@ export class ViewColumns implements ObjectColumns {
     const start =
       byKind && (!byState || byKind.size <= byState.size) ? byKind : byState;
     if (start) {
-      for (const code of start.codes) start.slots.forEach(code, test);
+      for (const code of start.codes) start.slots.forEach(code, visitMatch);
       return;
     }
     const limit = Math.min(this.table.slotLimit, this.capacity);
-    for (let slot = 0; slot < limit; slot++) test(slot);
+    for (let slot = 0; slot < limit; slot++) visitMatch(slot);
+  }
+
+  /**
+   * Whether the object of one slot is shown and passes the filters of a query the columns answer (all but the
+   * free text): what {@link forEachMatch} visits, asked of one slot.
+   */
+  matchTest(query: ObjectQuery): (slot: number) => boolean {
+    const { test } = this.filtersOf(query);
+    if (!query.service?.length) return test;
+    const services = new Set(query.service);
+    return slot => {
+      const service = this.serviceIndex.serviceOf(slot);
+      return service !== null && services.has(service) && test(slot);
+    };
+  }
+
+  private filtersOf(query: ObjectQuery) {
+    const kinds = maskOf(FLUX_KINDS, query.kind);
+    const states = maskOf(RECONCILE_STATES, query.state);
+    const owners = decide(this.owners, ownerFilter(query));
+    const boundaries = decide(this.boundaries, boundaryFilter(query));
+    const findings = query.finding?.length
+      ? decide(findingTypeLists, list => list.some(f => query.finding!.includes(f)))
+      : undefined;
+    const test = (slot: number) => {
+      if (!this.isShown(slot)) return false;
+      if (kinds && !kinds[this.kindCodes[slot]]) return false;
+      if (states && !states[this.stateCodes[slot]]) return false;
+      if (owners && !owners[this.ownerCodes[slot]]) return false;
+      if (boundaries && !boundaries[this.boundaryCodes[slot]]) return false;
+      if (findings && !findings[this.findingCodes[slot]]) return false;
+      return true;
+    };
+    return { test, kinds, states };
+  }
+
+  /**
+   * The view's revision now: the highest {@link revisionOf} of any slot. With {@link forEachRevisedSince}, what
+   * a cache of answers about many slots keeps to learn later which of them changed.
+   */
+  get revision(): number {
+    return this.revisionCount;
+  }
+
+  /** Calls `visit` with each slot whose columns changed after the view's {@link revision} was `revision`. */
+  forEachRevisedSince(revision: number, visit: (slot: number) => void): void {
+    const revisions = this.revisions;
+    const limit = Math.min(this.table.slotLimit, this.capacity);
+    for (let slot = 0; slot < limit; slot++) {
+      if (revisions[slot] > revision) visit(slot);
+    }
   }
 
   private codesOf(mask: Uint8Array, slots: ValueSlots) {

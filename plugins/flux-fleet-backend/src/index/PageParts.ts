@@ -18,12 +18,30 @@ export interface Kept extends Place {
   slot: number;
 }
 
-/** One cluster's part of a first page: how many of its objects match, and the first `limit` of them. */
+/** One cluster's part of a page: how many of its objects match (and come after the cursor), and its first places. */
 export interface ClusterPart {
   total: number;
   after: number;
-  /** Its first `limit` places, in page order. */
+  /** Its first places (at least the page's `limit` of them, unless it has fewer), in page order. */
   readonly kept: readonly Kept[];
+}
+
+/**
+ * A cluster's part of a first page as kept between questions, with what brings it up to date when the cluster
+ * changed: which slots matched, the view's revision and membership it was made at, and where what it keeps ends.
+ */
+export interface KeptPart extends ClusterPart {
+  /** The view's `membership` it was made at: objects that came or went make it again from a scan. */
+  readonly membership: number;
+  /** The view's `revision` it was made at: the slots revised since are tested again. */
+  readonly revision: number;
+  /** One bit per slot that matched. */
+  readonly matched: Uint32Array;
+  /**
+   * The place of the last match it kept when it did not keep them all: every match it does not keep comes after
+   * it. Undefined: it keeps every match.
+   */
+  readonly boundary?: Place;
 }
 
 /** How many distinct queries keep their parts: those of the fleet page's filters, and more. */
@@ -36,24 +54,31 @@ export function partKeyOf(query: ObjectQuery, limit: number): string {
 }
 
 /**
- * The parts of first pages that each cluster gave, kept while the cluster's view stays the same (its version).
- * The same fleet-wide question (the failed HelmReleases; "api" by name) is asked again and again, by every open
- * fleet page and script, while each cluster changes a few times a second: answering it then scans again only the
- * clusters that changed since. At fleet M under the benchmark's churn (5 changes a second per cluster) scanning
- * every cluster for every query was most of what was left of a fleet-wide filter's time after each object's JSON
- * was kept (`ObjectJsonCache`): 46 % of the backend's samples (profile of 2026-12-02).
+ * The parts of first pages that each cluster gave, with the cluster's version they are of. The same fleet-wide
+ * question (the failed HelmReleases; "api" by name) is asked again and again, by every open fleet page and script,
+ * while each cluster changes a few times a second: a part of a cluster that did not change is answered as it is,
+ * and one of a cluster that changed is brought up to date from the slots that changed (`objectPage`). At fleet M
+ * under the benchmark's churn (5 changes a second per cluster) scanning every cluster for every query was most of
+ * what was left of a fleet-wide filter's time after each object's JSON was kept (`ObjectJsonCache`): 46 % of the
+ * backend's samples (profile of 2026-12-02).
  */
 export class PageParts {
-  private readonly byQuery = new Map<string, Map<ClusterEntry, { version: number; part: ClusterPart }>>();
+  private readonly byQuery = new Map<string, Map<ClusterEntry, { version: number; part: KeptPart }>>();
 
   constructor(private readonly maxQueries = MAX_QUERIES) {}
 
-  get(entry: ClusterEntry, key: string): ClusterPart | undefined {
+  /** The cluster's part, when it is of the cluster's version now. */
+  get(entry: ClusterEntry, key: string): KeptPart | undefined {
     const found = this.byQuery.get(key)?.get(entry);
     return found?.version === entry.version ? found.part : undefined;
   }
 
-  set(entry: ClusterEntry, key: string, part: ClusterPart): void {
+  /** The cluster's part of whatever version it was made at. */
+  kept(entry: ClusterEntry, key: string): KeptPart | undefined {
+    return this.byQuery.get(key)?.get(entry)?.part;
+  }
+
+  set(entry: ClusterEntry, key: string, part: KeptPart): void {
     let parts = this.byQuery.get(key);
     if (!parts) {
       // the query kept first goes first (a Map keeps insertion order)

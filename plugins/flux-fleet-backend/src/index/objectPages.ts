@@ -14,7 +14,7 @@ import {
 } from '../derive/pageOrder';
 import { slotTextMatcher, textPattern } from '../derive/slotText';
 import type { ClusterEntry } from './ClusterEntry';
-import { ClusterPart, Kept, PageParts, partKeyOf, Place } from './PageParts';
+import { ClusterPart, Kept, KeptPart, PageParts, partKeyOf, Place } from './PageParts';
 import type { TextMatches } from './TextMatches';
 
 function compareAsc(a: Place, b: Place): number {
@@ -45,7 +45,8 @@ function clusterOrders(all: readonly ClusterEntry[]) {
  * query's order, after its cursor (docs/api.md): each cluster's column scan ({@link ClusterView.forEachMatch})
  * offers the slots that pass the filters; a bounded heap of `limit` places keeps each cluster's first after the
  * cursor, compared as numbers, and a merge of those parts the page (a cluster's part of a first page is kept in
- * `parts` while the cluster does not change, for callers that may read everything); free text is read from
+ * `parts` for callers that may read everything, and brought up to date from the slots that changed when the
+ * cluster changed: {@link updatedPart}); free text is read from
  * `textMatches` when given (kept per text, updated as objects change); only the page's objects become
  * {@link IndexedObject}s (and each object the caller's `readable` asks about). The answer is the one a full sort
  * of every match would give; the cursor is a position (sort value and key), so a page after a change neither
@@ -86,22 +87,30 @@ export function objectPage(
   const lists: (readonly Kept[])[] = [];
   const counts = { total: 0, after: 0 };
   const pattern = textPattern(query.q);
-  // a first page the caller may read whole is the same for everyone while a cluster's view stays the same
+  // a first page the caller may read whole is the same for everyone: each cluster's part is kept, and brought up
+  // to date from the slots that changed when the cluster changed
   const partKey = parts && !after && !readable ? partKeyOf(query, limit) : undefined;
   const entries = query.cluster?.length ? all.filter(e => query.cluster!.includes(e.name)) : all;
   for (const entry of entries) {
-    let part = partKey === undefined ? undefined : parts!.get(entry, partKey);
-    if (!part) {
-      part = clusterPart(entry);
-      if (partKey !== undefined) parts!.set(entry, partKey, part);
+    let part: ClusterPart | undefined;
+    if (partKey === undefined) {
+      part = clusterPart(entry, limit);
+    } else {
+      part = parts!.get(entry, partKey);
+      if (!part) {
+        const kept = parts!.kept(entry, partKey);
+        const fresh = (kept && updatedPart(entry, kept)) ?? keptPart(entry);
+        parts!.set(entry, partKey, fresh);
+        part = fresh;
+      }
     }
     counts.total += part.total;
     counts.after += part.after;
     if (part.kept.length > 0) lists.push(part.kept);
   }
 
-  /** One cluster's part of the page: its matches counted, and the first `limit` of them after the cursor. */
-  function clusterPart(entry: ClusterEntry): ClusterPart {
+  /** What the parts of one cluster compare and test: its order, free text and filters, and each slot's place. */
+  function clusterReading(entry: ClusterEntry) {
     const { view } = entry;
     const keys = keyOrderOf(view);
     const text =
@@ -125,6 +134,21 @@ export function objectPage(
           return 0;
       }
     };
+    /** Writes the place of a slot into `into`. */
+    const place = (slot: number, into: Place) => {
+      into.value = valueOf(slot);
+      into.cluster = cluster;
+      into.rank = keys.rankOf(slot);
+    };
+    return { view, text, place };
+  }
+
+  /**
+   * One cluster's part of the page: its matches counted, and the first `keep` of them after the cursor (`onMatch`
+   * hears of every match).
+   */
+  function clusterPart(entry: ClusterEntry, keepCount: number, onMatch?: (slot: number) => void): ClusterPart {
+    const { view, text, place } = clusterReading(entry);
     const kept: Kept[] = [];
     const probe: Place = { value: 0, cluster: 0, rank: 0 };
     const part = { total: 0, after: 0, kept };
@@ -132,22 +156,94 @@ export function objectPage(
       if (text && !text(slot)) return;
       if (readable && !readable(view.object(slot)!)) return;
       part.total++;
+      onMatch?.(slot);
       // one probe for every match; a place is made only for those the page keeps
-      probe.value = valueOf(slot);
-      probe.cluster = cluster;
-      probe.rank = keys.rankOf(slot);
+      place(slot, probe);
       if (after && compare(probe, after) <= 0) return;
       part.after++;
-      if (kept.length === limit && compare(probe, kept[0]) >= 0) return;
-      keep(kept, { ...probe, entry, slot });
+      if (kept.length === keepCount && compare(probe, kept[0]) >= 0) return;
+      keep(kept, { ...probe, entry, slot }, keepCount);
     });
     kept.sort(compare);
     return part;
   }
 
-  /** Keeps a place in a heap of at most `limit` (its root the last of them), unless it comes after them all. */
-  function keep(into: Kept[], place: Kept): void {
-    if (into.length < limit) siftUp(into, into.push(place) - 1, compare);
+  /**
+   * A cluster's part of a first page made from a scan, to be kept: twice the page's places, so that objects
+   * leaving the first ones seldom empty it before the cluster is scanned again.
+   */
+  function keptPart(entry: ClusterEntry): KeptPart {
+    const { view } = entry;
+    const matched = new Uint32Array((view.table.slotLimit + 31) >>> 5);
+    const part = clusterPart(entry, 2 * limit, slot => {
+      matched[slot >>> 5] |= 1 << (slot & 31);
+    });
+    return {
+      ...part,
+      membership: view.membership,
+      revision: view.revision,
+      matched,
+      ...(part.kept.length < part.total && { boundary: part.kept[part.kept.length - 1] }),
+    };
+  }
+
+  /**
+   * A kept part brought up to the cluster's view of now from the slots revised since it was made (every column a
+   * query reads changes only with a slot's revision, `ViewColumns.revisionOf`): each is tested again, its count
+   * and bit set anew, and its place taken out of the kept ones and put back where it now falls, if it falls
+   * before the part's boundary. Undefined when a scan is needed: objects came or went (the key order and the
+   * slots changed), many slots changed, or fewer than a page of places are left before the boundary.
+   */
+  function updatedPart(entry: ClusterEntry, old: KeptPart): KeptPart | undefined {
+    const { view, text, place } = clusterReading(entry);
+    if (old.membership !== view.membership) return undefined;
+    const revised: number[] = [];
+    view.forEachRevisedSince(old.revision, slot => {
+      revised.push(slot);
+    });
+    // testing a slot again costs about what a scan spends on one: past a quarter of them, scan
+    if (revised.length > (view.size >> 2) + 16) return undefined;
+    const matched = old.matched.slice();
+    if (revised.length === 0) return { ...old, matched, revision: view.revision };
+    const test = view.matchTest(query);
+    const isRevised = new Set(revised);
+    const kept = old.kept.filter(k => !isRevised.has(k.slot));
+    let total = old.total;
+    const added: Kept[] = [];
+    for (const slot of revised) {
+      const bit = 1 << (slot & 31);
+      const was = (matched[slot >>> 5] & bit) !== 0;
+      const now = test(slot) && (!text || text(slot));
+      if (now) matched[slot >>> 5] |= bit;
+      else matched[slot >>> 5] &= ~bit;
+      total += Number(now) - Number(was);
+      if (!now) continue;
+      const k: Kept = { value: 0, cluster: 0, rank: 0, entry, slot };
+      place(slot, k);
+      if (!old.boundary || compare(k, old.boundary) <= 0) added.push(k);
+    }
+    const merged = added.length === 0 ? kept : [...kept, ...added].sort(compare);
+    let boundary = old.boundary;
+    if (merged.length > 2 * limit) {
+      merged.length = 2 * limit;
+      boundary = merged[merged.length - 1];
+    }
+    // every match before the boundary is kept: a page needs `limit` of them, or all there are
+    if (boundary && merged.length < limit) return undefined;
+    return {
+      total,
+      after: total,
+      kept: merged,
+      membership: view.membership,
+      revision: view.revision,
+      matched,
+      ...(boundary && { boundary }),
+    };
+  }
+
+  /** Keeps a place in a heap of at most `count` (its root the last of them), unless it comes after them all. */
+  function keep(into: Kept[], place: Kept, count: number): void {
+    if (into.length < count) siftUp(into, into.push(place) - 1, compare);
     else if (compare(place, into[0]) < 0) {
       into[0] = place;
       siftDown(into, 0, compare);
