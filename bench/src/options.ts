@@ -36,8 +36,8 @@ export interface BenchOptions {
 export const USAGE = `usage: make bench ARGS="[--size S|M|L] [--with-l] [--quick] [--seed N] [--churn N]"
   --size S|M|L the fleet of the API, freshness and side-by-side parts (default M); ingest runs S and M (S alone with
                --size S, L alone with --size L: 100 clusters, about 1M Flux objects, the product and the Kubernetes
-               plugin side by side at 100 clusters; about 28 minutes and 9 GB of memory on 2 cores: two L
-               simulators start at about 125 s each, the product syncs 100 clusters in about 270 s, and the
+               plugin side by side at 100 clusters; about 18 minutes and 9 GB of memory on 2 cores: two L
+               simulators start in about 55-95 s each, the product syncs 100 clusters in about 80-100 s, and the
                Kubernetes plugin's views of 100 clusters are slow: see bench/README.md, "Fleet L")
   --with-l     also the ingest of fleet L on top of the default run (about 10 more minutes, 6 GB of memory)
   --quick      a smoke run on fleet S with short measurements (about 2 minutes); results go to bench/results/quick.tmp.json
@@ -60,7 +60,7 @@ function numberFlag(name: string, raw: string | undefined): number {
 
 /**
  * Where a run's results go. L has its own file so that a run at L and the default run at M both stay in the README
- * (a run at L takes about 28 minutes; nobody should have to redo M's to keep L's figures, or the reverse).
+ * (a run at L takes about 18 minutes; nobody should have to redo M's to keep L's figures, or the reverse).
  */
 export function resultsFileOf(quick: boolean, productSize: FleetSize): string {
   if (quick) return 'bench/results/quick.tmp.json';
