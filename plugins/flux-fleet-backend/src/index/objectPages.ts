@@ -62,6 +62,12 @@ export function objectPage(
   const sort: SortField = query.sort ?? 'key';
   const order = query.order ?? 'asc';
   const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT);
+  /**
+   * How many places a cluster's kept part of a first page holds: the page's, and up to 100 more, so that objects
+   * leaving the first ones seldom empty it before the cluster is scanned again (at most 10 % more for the largest
+   * pages, whose parts are the largest kept).
+   */
+  const keptCount = limit + Math.min(limit, 100);
   const sign = order === 'desc' ? -1 : 1;
   const compare = (a: Place, b: Place) => sign * compareAsc(a, b);
   const clusters = clusterOrders(all);
@@ -168,14 +174,11 @@ export function objectPage(
     return part;
   }
 
-  /**
-   * A cluster's part of a first page made from a scan, to be kept: twice the page's places, so that objects
-   * leaving the first ones seldom empty it before the cluster is scanned again.
-   */
+  /** A cluster's part of a first page made from a scan, to be kept ({@link keptCount} places). */
   function keptPart(entry: ClusterEntry): KeptPart {
     const { view } = entry;
     const matched = new Uint32Array((view.table.slotLimit + 31) >>> 5);
-    const part = clusterPart(entry, 2 * limit, slot => {
+    const part = clusterPart(entry, keptCount, slot => {
       matched[slot >>> 5] |= 1 << (slot & 31);
     });
     return {
@@ -203,8 +206,9 @@ export function objectPage(
     });
     // testing a slot again costs about what a scan spends on one: past a quarter of them, scan
     if (revised.length > (view.size >> 2) + 16) return undefined;
+    // nothing the query reads changed (the cluster's health did, say): the part stands as it is
+    if (revised.length === 0) return { ...old, revision: view.revision };
     const matched = old.matched.slice();
-    if (revised.length === 0) return { ...old, matched, revision: view.revision };
     const test = view.matchTest(query);
     const isRevised = new Set(revised);
     const kept = old.kept.filter(k => !isRevised.has(k.slot));
@@ -224,8 +228,8 @@ export function objectPage(
     }
     const merged = added.length === 0 ? kept : [...kept, ...added].sort(compare);
     let boundary = old.boundary;
-    if (merged.length > 2 * limit) {
-      merged.length = 2 * limit;
+    if (merged.length > keptCount) {
+      merged.length = keptCount;
       boundary = merged[merged.length - 1];
     }
     // every match before the boundary is kept: a page needs `limit` of them, or all there are
