@@ -47,6 +47,13 @@ export interface KeptPart extends ClusterPart {
 /** How many distinct queries keep their parts: those of the fleet page's filters, and more. */
 const MAX_QUERIES = 64;
 
+/**
+ * How many places the parts of every query keep in all (about 64 bytes each, and a bit per slot of each cluster
+ * besides): 64 queries of 1,000 places over 100 clusters would keep seven million; the fleet page's three queries of
+ * 100 over 100 clusters keep 60,000.
+ */
+const MAX_PLACES = 1_000_000;
+
 /** What a cluster's part depends on in a query: everything but the clusters asked for (and no cursor). */
 export function partKeyOf(query: ObjectQuery, limit: number): string {
   const { cluster: _clusters, cursor: _cursor, limit: _limit, ...rest } = query;
@@ -63,29 +70,49 @@ export function partKeyOf(query: ObjectQuery, limit: number): string {
  * backend's samples (profile of 2026-12-02).
  */
 export class PageParts {
-  private readonly byQuery = new Map<string, Map<ClusterEntry, { version: number; part: KeptPart }>>();
+  private readonly byQuery = new Map<
+    string,
+    { places: number; parts: Map<ClusterEntry, { version: number; part: KeptPart }> }
+  >();
+  private places = 0;
 
-  constructor(private readonly maxQueries = MAX_QUERIES) {}
+  constructor(
+    private readonly maxQueries = MAX_QUERIES,
+    private readonly maxPlaces = MAX_PLACES,
+  ) {}
 
   /** The cluster's part, when it is of the cluster's version now. */
   get(entry: ClusterEntry, key: string): KeptPart | undefined {
-    const found = this.byQuery.get(key)?.get(entry);
+    const found = this.byQuery.get(key)?.parts.get(entry);
     return found?.version === entry.version ? found.part : undefined;
   }
 
   /** The cluster's part of whatever version it was made at. */
   kept(entry: ClusterEntry, key: string): KeptPart | undefined {
-    return this.byQuery.get(key)?.get(entry)?.part;
+    return this.byQuery.get(key)?.parts.get(entry)?.part;
   }
 
   set(entry: ClusterEntry, key: string, part: KeptPart): void {
-    let parts = this.byQuery.get(key);
-    if (!parts) {
-      // the query kept first goes first (a Map keeps insertion order)
-      if (this.byQuery.size >= this.maxQueries) this.byQuery.delete(this.byQuery.keys().next().value!);
-      parts = new Map();
-      this.byQuery.set(key, parts);
+    let query = this.byQuery.get(key);
+    if (!query) {
+      query = { places: 0, parts: new Map() };
+      this.byQuery.set(key, query);
     }
-    parts.set(entry, { version: entry.version, part });
+    const before = query.parts.get(entry)?.part.kept.length ?? 0;
+    query.parts.set(entry, { version: entry.version, part });
+    query.places += part.kept.length - before;
+    this.places += part.kept.length - before;
+    // the query kept first goes first (a Map keeps insertion order), never the one being answered
+    while (this.byQuery.size > 1 && (this.byQuery.size > this.maxQueries || this.places > this.maxPlaces)) {
+      const [oldest, dropped] = this.byQuery.entries().next().value!;
+      if (oldest === key) break;
+      this.byQuery.delete(oldest);
+      this.places -= dropped.places;
+    }
+  }
+
+  /** How many queries keep parts, and how many places they keep in all. */
+  get size(): { queries: number; places: number } {
+    return { queries: this.byQuery.size, places: this.places };
   }
 }
