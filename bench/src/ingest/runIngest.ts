@@ -87,7 +87,8 @@ export async function measureIngest(options: {
       `ingest ${size}: ${index.fluxObjects} Flux objects synced in ${index.syncMs} ms, ${index.rssBytesPerObject} B RSS per object; now the baseline`,
     );
     baseline = await measureParseBaseline(sim.clusters);
-    // three passes at M take a few seconds; at L one pass is 20-22 s (make bench --size L, 2026-12-07), so one
+    // three passes at M take a few seconds; at L one pass is 20-22 s (make bench --size L, 2026-12-07), so L reads
+    // the lists once
     lists = await measureListsBaseline(sim.clusters, {
       concurrentLists: index.concurrentLists,
       pageSize: index.pageSize,

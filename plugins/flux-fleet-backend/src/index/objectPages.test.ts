@@ -160,7 +160,6 @@ describe('objectPage', () => {
     ];
     const messages = ['Disk quota exceeded', 'api server said no', 'Applied revision', 'Reconciliation in progress'];
     const removed: typeof objects = [];
-    let scans = 0;
     const spies = fleet.all().map(e => jest.spyOn(e.view, 'forEachMatch'));
     let answered = 0;
     for (let round = 0; round < 60; round++) {
@@ -199,7 +198,7 @@ describe('objectPage', () => {
         answered++;
       }
     }
-    scans = spies.reduce((n, spy) => n + spy.mock.calls.length, 0);
+    const scans = spies.reduce((n, spy) => n + spy.mock.calls.length, 0);
     // most answers came from parts brought up to date, not from scans of every cluster
     expect(scans).toBeLessThan((answered * fleet.all().length) / 2);
     fleet.close();

@@ -198,7 +198,7 @@ export function objectPage(
    * slots changed), many slots changed, or fewer than a page of places are left before the boundary.
    */
   function updatedPart(entry: ClusterEntry, old: KeptPart): KeptPart | undefined {
-    const { view, text, place } = clusterReading(entry);
+    const { view } = entry;
     if (old.membership !== view.membership) return undefined;
     const revised: number[] = [];
     view.forEachRevisedSince(old.revision, slot => {
@@ -208,6 +208,7 @@ export function objectPage(
     if (revised.length > (view.size >> 2) + 16) return undefined;
     // nothing the query reads changed (the cluster's health did, say): the part stands as it is
     if (revised.length === 0) return { ...old, revision: view.revision };
+    const { text, place } = clusterReading(entry);
     const matched = old.matched.slice();
     const test = view.matchTest(query);
     const isRevised = new Set(revised);
