@@ -43,6 +43,7 @@ import type { ActionAccess } from './permissions/ActionAccess';
 import type { ObjectOwnership } from './permissions/ObjectOwnership';
 import type { CapacityAnswers } from './api/CapacityAnswers';
 import { addCapacityRoutes } from './api/capacityRoutes';
+import { sendJson, sendValue } from './api/sendJson';
 
 /** What the router needs. */
 export interface RouterOptions {
@@ -63,17 +64,6 @@ export interface RouterOptions {
   writeAccess: WriteAccess;
   /** The answers of the capacity routes (the index joined with the collector's measurements). */
   capacity: CapacityAnswers;
-}
-
-/**
- * Sends an index answer as JSON. Not `res.json`: express would hash every body for an ETag (a SHA-1 over up to
- * hundreds of KiB per entity view, 7 % of the route's time at fleet M), and an ETag rarely saves anything here —
- * pages ask again because a signal said the answer changed. Encoded once to bytes: text given to `res.end` is
- * measured by the compression middleware (for `Content-Length`) and then encoded by Node, two passes over it.
- */
-function sendJson(res: express.Response, body: unknown): void {
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.end(Buffer.from(JSON.stringify(body)));
 }
 
 /** A read filter over indexed objects. */
@@ -149,18 +139,18 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
 
   router.get('/clusters', async (req, res) => {
     parseInput(noQuerySchema, req.query, 'query');
-    sendJson(res, { items: clusters() });
+    sendValue(req, res, { items: clusters() });
   });
 
   router.get('/summary', async (req, res) => {
     parseInput(noQuerySchema, req.query, 'query');
-    sendJson(res, fleetIndex.summary());
+    sendValue(req, res, fleetIndex.summary());
   });
 
   router.get('/instances', async (req, res) => {
     const query = parseInput(instancesQuerySchema, req.query, 'query');
     requireCluster(fleetIndex, query.cluster);
-    sendJson(res, { items: fleetIndex.instances(query.cluster) });
+    sendValue(req, res, { items: fleetIndex.instances(query.cluster) });
   });
 
   router.get('/shards', async (req, res) => {
@@ -169,19 +159,18 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     const items = fleetIndex
       .shards(query.cluster)
       .filter(s => !query.instance || s.instance === query.instance);
-    sendJson(res, { items });
+    sendValue(req, res, { items });
   });
 
   router.get('/tenants', async (req, res) => {
     parseInput(noQuerySchema, req.query, 'query');
-    sendJson(res, { items: fleetIndex.tenants() });
+    sendValue(req, res, { items: fleetIndex.tenants() });
   });
 
   router.get('/objects', async (req, res) => {
     const query = parseInput(objectQuerySchema, req.query, 'query');
     const filter = indexedFilter(await readFilter(req), ownership);
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.end(fleetIndex.objectsJson?.(query, filter) ?? JSON.stringify(fleetIndex.objects(query, filter)));
+    sendJson(req, res, fleetIndex.objectsJson?.(query, filter) ?? JSON.stringify(fleetIndex.objects(query, filter)));
   });
 
   router.get('/objects/:cluster/:namespace/:kind/:name', async (req, res) => {
@@ -197,7 +186,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       );
     }
     signals.objectViewed(key);
-    sendJson(res, detail);
+    sendValue(req, res, detail);
   });
 
   // A catalog entity's Flux objects across clusters, answered from the index (rules §6).
@@ -225,8 +214,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
     if (fleetIndex.entityObjectsJson) {
       const found = fleetIndex.entityObjectsJson(entity.link, limit, indexedFilter(filter, ownership));
       signals.entityViewed(entity.entityRef, entity.link);
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.end(entityViewJson(entity, found, fleet));
+      sendJson(req, res, entityViewJson(entity, found, fleet));
       return;
     }
     const all = fleetIndex.entityObjects(entity.link).filter(o => readable(filter, o));
@@ -235,7 +223,7 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       totalCount: all.length,
     };
     signals.entityViewed(entity.entityRef, entity.link);
-    sendJson(res, view);
+    sendValue(req, res, view);
   });
 
   // Objects malformed as read (skipped, or read with problems); a restricted reader sees the read ones it may read.
@@ -248,12 +236,12 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       const o = m.key === undefined ? undefined : fleetIndex.object(m.key);
       return o !== undefined && readable(filter, o);
     });
-    sendJson(res, { items });
+    sendValue(req, res, { items });
   });
 
   router.get('/versions', async (req, res) => {
     parseInput(noQuerySchema, req.query, 'query');
-    sendJson(res, fleetIndex.versions());
+    sendValue(req, res, fleetIndex.versions());
   });
 
   router.get('/findings', async (req, res) => {
@@ -267,10 +255,10 @@ export async function createRouter(options: RouterOptions): Promise<express.Rout
       );
       return o !== undefined && readable(filter, o);
     });
-    sendJson(res, { items });
+    sendValue(req, res, { items });
   });
 
-  addCapacityRoutes(router, options.capacity, sendJson);
+  addCapacityRoutes(router, options.capacity, sendValue);
 
   addActionRoutes(router, {
     httpAuth,

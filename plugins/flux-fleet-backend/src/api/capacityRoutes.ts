@@ -15,20 +15,20 @@ import type { CapacityAnswers } from './CapacityAnswers';
 export function addCapacityRoutes(
   router: express.Router,
   answers: CapacityAnswers,
-  send: (res: express.Response, body: unknown) => void,
+  send: (req: express.Request, res: express.Response, body: unknown) => void,
 ): void {
   router.get('/capacity', async (req, res) => {
     const query = parseInput(capacityQuerySchema, req.query, 'query');
-    send(res, await answers.report(query));
+    send(req, res, await answers.report(query));
   });
 
   router.get('/capacity/plan', async (req, res) => {
     const query = parseInput(capacityPlanQuerySchema, req.query, 'query');
-    send(res, await answers.plan(query.cluster, query.instance, query.shards));
+    send(req, res, await answers.plan(query.cluster, query.instance, query.shards));
   });
 
   router.get('/capacity/history', async (req, res) => {
     const query = parseInput(capacityHistoryQuerySchema, req.query, 'query');
-    send(res, answers.history(query.cluster, query.instance));
+    send(req, res, answers.history(query.cluster, query.instance));
   });
 }
