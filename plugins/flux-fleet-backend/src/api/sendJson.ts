@@ -22,8 +22,9 @@ const GZIP_LEVEL = constants.Z_BEST_SPEED;
 export function sendJson(req: express.Request, res: express.Response, body: Buffer | string): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  // the answer depends on the header even when it was not gzipped, for caches in between
-  res.setHeader('Vary', 'Accept-Encoding');
+  // the answer depends on the header even when it was not gzipped, for caches in between (added to what the
+  // middleware before set, such as CORS's `Vary: Origin`)
+  res.vary('Accept-Encoding');
   if (bytes.length >= MIN_GZIP_BYTES && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
     const gzipped = gzipSync(bytes, { level: GZIP_LEVEL });
     res.setHeader('Content-Encoding', 'gzip');
