@@ -199,6 +199,26 @@ describe('the flux-fleet API on a simulated fleet', () => {
     expect(unknown.body.error.message).toContain("no Flux instance 'nobody'");
   });
 
+  it('gzips its long answers for a caller that accepts gzip, on every kind of route', async () => {
+    // (the test backend has no compression middleware; sendJson.test.ts puts Backstage's in front)
+    for (const path of ['/entity/component/default/checkout', '/objects?limit=50', '/clusters']) {
+      const res = await request(fleet.backend.server)
+        .get(`/api/flux-fleet${path}`)
+        .set('Authorization', mockCredentials.user.header())
+        .set('Accept-Encoding', 'gzip, deflate, br, zstd');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(res.headers.vary).toContain('Accept-Encoding');
+      // supertest gunzipped it once: JSON, the same as a caller asking for no encoding gets
+      const plain = await request(fleet.backend.server)
+        .get(`/api/flux-fleet${path}`)
+        .set('Authorization', mockCredentials.user.header())
+        .set('Accept-Encoding', 'identity');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(Object.keys(res.body).sort()).toEqual(Object.keys(plain.body).sort());
+    }
+  });
+
   it('says which query parameter is wrong', async () => {
     const res = await request(fleet.backend.server)
       .get('/api/flux-fleet/objects?kind=Kustomisation&limit=5000&colour=red')
