@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { MIN_GZIP_BYTES, sendJson } from './sendJson';
+import { MAX_GZIP_BYTES, MIN_GZIP_BYTES, sendJson } from './sendJson';
 
 /** An app with Backstage's own compression middleware in front, as the backend's root router has it. */
 function appSending(body: string) {
@@ -87,6 +87,18 @@ describe('sendJson', () => {
     expect(res.headers['content-encoding']).toBe(encoding);
     const decoded = encoding === 'br' ? brotliDecompressSync(bytes) : inflateSync(bytes);
     expect(decoded.toString('utf8')).toBe(large);
+  });
+
+  it('leaves an answer over a MiB to the middleware, which gzips it on the thread pool', async () => {
+    const huge = JSON.stringify({
+      items: Array.from({ length: 50_000 }, (_, i) => ({ name: `podinfo-${i}`, state: 'ready' })),
+    });
+    expect(huge.length).toBeGreaterThan(MAX_GZIP_BYTES);
+    const { res, bytes } = await rawAnswer(appSending(huge), 'gzip, deflate');
+    expect(res.headers['content-encoding']).toBe('gzip');
+    // the middleware streams it: no Content-Length, as it cannot know the gzipped length ahead
+    expect(res.headers['content-length']).toBeUndefined();
+    expect(gunzipSync(bytes).toString('utf8')).toBe(huge);
   });
 
   it('sends a short answer as it is, even to a caller that accepts gzip', async () => {
