@@ -199,7 +199,7 @@ describe('the flux-fleet API on a simulated fleet', () => {
     expect(unknown.body.error.message).toContain("no Flux instance 'nobody'");
   });
 
-  it('gzips its long answers for a caller that accepts gzip, on every kind of route', async () => {
+  it('gzips its long answers for a caller that accepts gzip: an entity view, a page of objects, a value', async () => {
     // (the test backend has no compression middleware; sendJson.test.ts puts Backstage's in front)
     for (const path of ['/entity/component/default/checkout', '/objects?limit=50', '/clusters']) {
       const res = await request(fleet.backend.server)
@@ -209,7 +209,7 @@ describe('the flux-fleet API on a simulated fleet', () => {
       expect(res.status).toBe(200);
       expect(res.headers['content-encoding']).toBe('gzip');
       expect(res.headers.vary).toContain('Accept-Encoding');
-      // supertest gunzipped it once: JSON, the same as a caller asking for no encoding gets
+      // supertest gunzipped it once into JSON of the shape a caller asking for no encoding gets
       const plain = await request(fleet.backend.server)
         .get(`/api/flux-fleet${path}`)
         .set('Authorization', mockCredentials.user.header())
