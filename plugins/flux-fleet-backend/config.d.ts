@@ -106,6 +106,13 @@ export interface Config {
        * Default 12.
        */
       concurrentLists?: number;
+      /**
+       * Read the pages of Flux lists (cutting out the items, parsing and normalising them) on a second thread, a
+       * worker that runs only while lists are read. `auto` (the default): when at least 50 clusters are
+       * configured, where the first sync is bound by the main thread; the thread's memory (35-60 MiB) stays with
+       * the process.
+       */
+      listWorker?: boolean | 'auto';
       /** How long the server keeps a watch open before it is renewed, in seconds. Default 300. */
       watchTimeoutSeconds?: number;
       /** Ask for watch bookmarks (keeps resource versions fresh, proves a quiet watch alive). Default true. */

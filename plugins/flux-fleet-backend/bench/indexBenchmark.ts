@@ -4,7 +4,8 @@
  * signal that announces it.
  *
  *   yarn workspace @flux-fleet/plugin-flux-fleet-backend bench [--size M] [--churn 10] [--seconds 10]
- *     [--concurrency 8] [--page-size 500] [--concurrent-lists 12] [--diagnose 1] [--baseline 0] [--kubeconfig FILE]
+ *     [--concurrency 8] [--page-size 500] [--concurrent-lists 12] [--list-worker 0] [--diagnose 1] [--baseline 0]
+ *     [--kubeconfig FILE]
  *
  * The simulator runs in its own process, so its CPU and memory are not counted as the index's. Prints one JSON
  * document with the figures. With `--kubeconfig`, the benchmark reads the simulated fleet of that kubeconfig (a
@@ -187,6 +188,7 @@ async function main() {
           watch: {
             ...(args.has('page-size') && { pageSize: Number(args.get('page-size')) }),
             ...(args.has('concurrent-lists') && { concurrentLists: Number(args.get('concurrent-lists')) }),
+            ...(args.has('list-worker') && { listWorker: args.get('list-worker') !== '0' }),
           },
         },
       }),

@@ -8,7 +8,7 @@ import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { registerFluxFleetActions } from './mcp/registerFluxFleetActions';
 import { createRouter } from './router';
 import { createLimiter } from './watch/createLimiter';
-import { createClusterClients, createWatcher } from './watch/startWatching';
+import { createClusterClients, createListWorker, createWatcher } from './watch/startWatching';
 import { FleetPersistence } from './persistence/FleetPersistence';
 import { fleetRuntimeServiceRef } from './index/fleetIndexServiceFactory';
 import { FleetSignals } from './signals/FleetSignals';
@@ -168,8 +168,9 @@ export const fluxFleetPlugin = createBackendPlugin({
           }),
         );
         const limitList = createLimiter(config.watch.concurrentLists);
+        const listWorker = createListWorker(config, logger);
         const watch = (cluster: string) =>
-          createWatcher(clients.get(cluster)!, config, fleetClusters, logger, limitList);
+          createWatcher(clients.get(cluster)!, config, fleetClusters, logger, limitList, listWorker);
 
         let stopWatching: () => Promise<void>;
         if (config.persistence.enabled) {
@@ -200,6 +201,7 @@ export const fluxFleetPlugin = createBackendPlugin({
           capacity.stop();
           writeAccess.stop();
           await stopWatching();
+          listWorker?.close();
         });
 
         // the same answers as actions for assistants (MCP) and scripts, through the REST API above

@@ -5,6 +5,7 @@ export function testWatchSettings(overrides: Partial<WatchSettings> = {}): Watch
   return {
     pageSize: 50,
     concurrentLists: 4,
+    listWorker: true,
     watchTimeoutMs: 60_000,
     bookmarks: true,
     requestTimeoutMs: 2_000,

@@ -83,6 +83,7 @@ describe('readFleetConfig', () => {
       watchTimeoutMs: 300_000,
       unreachableAfterMs: 15_000,
       events: true,
+      listWorker: 'auto',
     });
     expect(config.analysis.debounceMs).toBe(50);
     expect(config.persistence.enabled).toBe(true);
@@ -203,6 +204,11 @@ describe('readFleetConfig', () => {
       'a page size of zero',
       { watch: { pageSize: 0 } },
       "'fluxFleet.watch.pageSize': should be a whole number from 1 to 10000, got 0",
+    ],
+    [
+      'a list worker setting that is neither true, false nor auto',
+      { watch: { listWorker: 'yes' } },
+      `'fluxFleet.watch.listWorker': should be true, false or 'auto', got "yes"`,
     ],
   ])('refuses %s, naming the key', (_what, fluxFleet, message) => {
     expect(problemOf({ fluxFleet })).toContain(

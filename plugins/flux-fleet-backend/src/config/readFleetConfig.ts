@@ -166,11 +166,19 @@ function readWatchSettings(config: Config): WatchSettings {
       `should be a whole number from 1 to 100, got ${concurrentLists}`,
     );
   }
+  const listWorker = config.getOptional(`${key}.listWorker`) ?? 'auto';
+  if (listWorker !== true && listWorker !== false && listWorker !== 'auto') {
+    throw new FleetConfigError(
+      `${key}.listWorker`,
+      `should be true, false or 'auto', got ${JSON.stringify(listWorker)}`,
+    );
+  }
   const settings: WatchSettings = {
     pageSize,
     concurrentLists,
     watchTimeoutMs: readSeconds(config, `${key}.watchTimeoutSeconds`, 300),
     bookmarks: config.getOptionalBoolean(`${key}.bookmarks`) ?? true,
+    listWorker,
     requestTimeoutMs: readSeconds(config, `${key}.requestTimeoutSeconds`, 20),
     idleTimeoutMs: readSeconds(config, `${key}.idleTimeoutSeconds`, 150),
     probeIntervalMs: readSeconds(config, `${key}.probeIntervalSeconds`, 10),

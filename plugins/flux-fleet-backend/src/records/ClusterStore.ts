@@ -241,6 +241,16 @@ export class ClusterStore implements ClusterSinks {
         const key = this.upsertFlux(raw, kind, apiVersion);
         if (key) seen?.add(key);
       },
+      normalized: {
+        cluster: this.cluster,
+        kind,
+        apiVersion,
+        pool: this.pool,
+        upsert: record => {
+          this.storeFlux(record);
+          seen?.add(record.key);
+        },
+      },
       remove: raw => {
         const key = keyOfRaw(this.cluster, kind, raw);
         if (key) this.removeFlux(key);
@@ -342,18 +352,23 @@ export class ClusterStore implements ClusterSinks {
       this.noteMalformed(kind, raw, result.error);
       return undefined;
     }
-    const record = result.record;
-    this.malformed.delete(describeRaw(kind, raw));
-    this.malformedObjects.read(kind, raw, record.key, record.problems);
+    this.storeFlux(result.record);
+    return result.record.key;
+  }
+
+  /** Stores a Flux object's record, normalised here or by the list worker, noting what changed. */
+  private storeFlux(record: FluxObjectRecord): void {
+    const { kind, namespace, name } = record;
+    if (this.malformed.size > 0) this.malformed.delete(`${kind} ${namespace}/${name}`);
+    this.malformedObjects.read(kind, namespace, name, record.key, record.problems);
     const before = this.objects.get(record.key);
     this.storeRecord(record, before);
     const change = before ? classifyRecordChange(before, record) : 'structural';
-    if (change === 'none') return record.key;
+    if (change === 'none') return;
     this.pending.changedKeys.add(record.key);
     if (change === 'structural') this.noteStructural(record.key);
     else this.noteStatus(record.key);
     this.onChange();
-    return record.key;
   }
 
   /** An object was added, removed or changed other than in status: it waits for the next analysis. */

@@ -53,8 +53,7 @@ export class MalformedObjects {
   }
 
   /** An object read, with `problems` (none: it is clean now). */
-  read(kind: string, raw: unknown, key: string, problems: readonly string[] | undefined): void {
-    const { namespace, name } = identityOf(raw);
+  read(kind: string, namespace: string, name: string, key: string, problems: readonly string[] | undefined): void {
     if (!problems || problems.length === 0) {
       this.byId.delete(idOf(kind, namespace, name));
       return;

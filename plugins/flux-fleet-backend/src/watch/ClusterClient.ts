@@ -28,6 +28,36 @@ export type WatchEnd =
   /** We stopped it. */
   | 'aborted';
 
+/**
+ * Reads the body of one page of a list as it arrives, handing its items over as it goes: on this thread
+ * ({@link ListBodyReader}) or the list worker's.
+ */
+export interface ListPageReader {
+  write(chunk: Buffer): void;
+  /** The body is complete: what surrounds the items (kind, metadata), once every item has been handed over. */
+  end(): unknown;
+  /** The request failed or stopped: what has not been handed over is dropped. */
+  abandon(): void;
+}
+
+/** Reads a page on this thread; items the reader could not tell apart from the rest are handed over at the end. */
+export function listBodyReader(onItem: (item: unknown) => void): ListPageReader {
+  const reader = new ListBodyReader(onItem);
+  return {
+    write: chunk => reader.write(chunk),
+    end: () => {
+      const rest = reader.end() as { items?: unknown } | null;
+      // items the reader could not tell apart from the rest (a key written with escapes) come with it
+      if (Array.isArray(rest?.items) && rest!.items.length > 0) {
+        for (const item of rest!.items) onItem(item);
+        rest!.items = [];
+      }
+      return rest;
+    },
+    abandon: () => {},
+  };
+}
+
 /** Query parameters; undefined ones are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -91,13 +121,27 @@ export class ClusterClient {
     /** The Accept header, when not plain JSON (metadata-only lists: `METADATA_ONLY_ACCEPT` of -common). */
     accept?: string,
   ): Promise<T> {
+    return this.getListWith<T>(path, query, () => listBodyReader(onItem), signal, accept);
+  }
+
+  /**
+   * {@link ClusterClient.getList} with the page's body read by `reader` (made anew for each attempt): the list
+   * worker reads it on another thread.
+   */
+  async getListWith<T = unknown>(
+    path: string,
+    query: Query,
+    reader: () => ListPageReader,
+    signal?: AbortSignal,
+    accept?: string,
+  ): Promise<T> {
     try {
-      return await this.getListOnce<T>(path, query, onItem, signal, accept);
+      return await this.getListOnce<T>(path, query, reader, signal, accept);
     } catch (error) {
       // a rotated token or expired exec credential: ask client-node again once (nothing was handed over)
       if (error instanceof KubernetesRequestError && error.status === 401) {
         this.cachedOptions = undefined;
-        return this.getListOnce<T>(path, query, onItem, signal, accept);
+        return this.getListOnce<T>(path, query, reader, signal, accept);
       }
       throw error;
     }
@@ -106,7 +150,7 @@ export class ClusterClient {
   private async getListOnce<T>(
     path: string,
     query: Query,
-    onItem: (item: unknown) => void,
+    makeReader: () => ListPageReader,
     signal?: AbortSignal,
     accept?: string,
   ): Promise<T> {
@@ -116,12 +160,14 @@ export class ClusterClient {
     return new Promise<T>((resolve, reject) => {
       let deadline: NodeJS.Timeout | undefined = undefined;
       let req: KubeRequest | undefined = undefined;
+      let reader: ListPageReader | undefined;
       let settled = false;
       const fail = (error: KubernetesRequestError) => {
         if (settled) return;
         settled = true;
         clearTimeout(deadline);
         req?.destroy();
+        reader?.abandon();
         reject(error);
       };
       const malformed = (error: unknown) =>
@@ -146,11 +192,12 @@ export class ClusterClient {
           return;
         }
         // Buffers, not text: the reader cuts the items out of the bytes, and only one item is text at a time.
-        const reader = new ListBodyReader(onItem);
+        const body = makeReader();
+        reader = body;
         res.on('data', (chunk: Buffer) => {
           if (settled) return;
           try {
-            reader.write(chunk);
+            body.write(chunk);
           } catch (error) {
             fail(malformed(error));
           }
@@ -160,21 +207,19 @@ export class ClusterClient {
         );
         res.on('end', () => {
           if (settled) return;
-          let rest: { items?: unknown } | null;
-          try {
-            rest = reader.end() as { items?: unknown } | null;
-          } catch (error) {
-            fail(malformed(error));
-            return;
-          }
-          settled = true;
-          clearTimeout(deadline);
-          // items the reader could not tell apart from the rest (a key written with escapes) come with it
-          if (Array.isArray(rest?.items) && rest!.items.length > 0) {
-            for (const item of rest!.items) onItem(item);
-            rest!.items = [];
-          }
-          resolve(rest as T);
+          // the deadline covers the reading too: a list worker that never answers fails the request
+          Promise.resolve()
+            .then(() => body.end())
+            .then(
+              rest => {
+                if (settled) return;
+                settled = true;
+                clearTimeout(deadline);
+                resolve(rest as T);
+              },
+              // a list worker that stopped says so itself; anything else is the body's fault
+              error => fail(error instanceof KubernetesRequestError ? error : malformed(error)),
+            );
         });
       });
       deadline = setTimeout(() => {

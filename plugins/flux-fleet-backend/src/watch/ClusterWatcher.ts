@@ -11,6 +11,7 @@ import {
 import { discoverFluxResources } from './discoverFluxResources';
 import { KubernetesRequestError } from './KubernetesRequestError';
 import { createLimiter } from './createLimiter';
+import type { ListWorker } from './listWorker/ListWorker';
 import {
   InformerObserver,
   InformerSink,
@@ -92,6 +93,8 @@ export class ClusterWatcher {
     onStatusChange: (status: ConnectionStatus) => void,
     /** Shared by the watchers of every cluster: how many lists may run at once (see startWatching). */
     private readonly limitList: <T>(task: () => Promise<T>) => Promise<T> = createLimiter(4),
+    /** Shared by the watchers of every cluster: reads the pages of Flux lists on another thread. */
+    private readonly listWorker?: ListWorker,
   ) {
     this.notify = () => onStatusChange(this.health.snapshot().status);
     this.health = new ConnectionHealth(settings.unreachableAfterMs, status => {
@@ -241,6 +244,7 @@ export class ClusterWatcher {
       this.settings,
       this.logger,
       this.limitList,
+      this.listWorker,
     );
     this.informers.set(id, { informer, essential, unavailable: false, watch: id.replace(/^flux\//, '') });
     informer.start();

@@ -1,7 +1,7 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import type { WatchFollowState } from '@flux-fleet/plugin-flux-fleet-common';
 import { testWatchSettings } from '../__testUtils__/watchSettings';
-import type { ClusterClient, WatchEnd, WatchEvent } from './ClusterClient';
+import type { ClusterClient, ListPageReader, WatchEnd, WatchEvent } from './ClusterClient';
 import { KubernetesRequestError } from './KubernetesRequestError';
 import { InformerSink, REPLAY_MAX_MS, REPLAY_QUIET_MS, ResourceInformer } from './ResourceInformer';
 
@@ -29,9 +29,10 @@ function scriptedClient() {
   const watches: ScriptedWatch[] = [];
   const client = {
     cluster: 'dev-eu-1',
-    getList: async (_path: string, _query: unknown, onItem: (item: unknown) => void) => {
-      onItem(object('podinfo', 10));
-      return { items: [], metadata: { resourceVersion: '10' } };
+    getListWith: async (_path: string, _query: unknown, reader: () => ListPageReader) => {
+      const body = reader();
+      body.write(Buffer.from(JSON.stringify({ items: [object('podinfo', 10)], metadata: { resourceVersion: '10' } })));
+      return body.end();
     },
     watch: (
       _path: string,

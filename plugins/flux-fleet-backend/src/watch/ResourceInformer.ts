@@ -7,7 +7,8 @@ import {
 import { Coalescer } from '@flux-fleet/plugin-flux-fleet-node';
 import type { WatchSettings } from '../config/FleetConfig';
 import { Backoff } from './Backoff';
-import type { ClusterClient, WatchEvent } from './ClusterClient';
+import { listBodyReader, type ClusterClient, type ListPageReader, type WatchEvent } from './ClusterClient';
+import type { ListWorker, NormalizedSink } from './listWorker/ListWorker';
 import { KubernetesRequestError } from './KubernetesRequestError';
 import {
   collectionPath,
@@ -26,6 +27,8 @@ export interface InformerSink {
   remove(object: unknown): void;
   /** The full list is complete: forget the objects it did not contain. */
   listFinished(): void;
+  /** Sinks of Flux objects: what the list worker needs to read their lists on its thread, and where records go. */
+  readonly normalized?: NormalizedSink;
 }
 
 /** What an informer tells its cluster about the connection. */
@@ -127,6 +130,8 @@ export class ResourceInformer {
     private readonly logger: LoggerService,
     private readonly limitList: <T>(task: () => Promise<T>) => Promise<T> = t =>
       t(),
+    /** Reads the pages of Flux lists on another thread, when given and available. */
+    private readonly listWorker?: ListWorker,
   ) {
     this.backoff = new Backoff(
       settings.backoffInitialMs,
@@ -258,7 +263,7 @@ export class ResourceInformer {
     let resourceVersion = '';
     do {
       // each item goes to the sink as it arrives: a page is never held whole
-      const page = await this.client.getList<{
+      const page = await this.client.getListWith<{
         items?: unknown;
         metadata?: { continue?: string; resourceVersion?: string };
       } | null>(
@@ -269,7 +274,7 @@ export class ResourceInformer {
           labelSelector: this.resource.labelSelector,
           fieldSelector: this.resource.fieldSelector,
         },
-        item => this.sink.upsert(item),
+        () => this.pageReader(),
         this.abort.signal,
         this.resource.metadataOnly ? METADATA_ONLY_ACCEPT.list : undefined,
       );
@@ -286,6 +291,14 @@ export class ResourceInformer {
     } while (continueToken && this.running);
     this.sink.listFinished();
     return resourceVersion;
+  }
+
+  /** Reads a page of the list: Flux objects on the list worker's thread where it runs, anything else here. */
+  private pageReader(): ListPageReader {
+    const normalized = this.sink.normalized;
+    const inWorker =
+      normalized && this.listWorker?.pageReader({ ...normalized, malformed: item => this.sink.upsert(item) });
+    return inWorker || listBodyReader(item => this.sink.upsert(item));
   }
 
   /** One watch request, until the server closes it, it idles, it fails, or the informer stops. */

@@ -1,9 +1,10 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import type { ClusterConfig, FleetConfig } from '../config/FleetConfig';
+import { LIST_WORKER_AUTO_CLUSTERS, type ClusterConfig, type FleetConfig } from '../config/FleetConfig';
 import { ClusterClient } from './ClusterClient';
 import { ClusterSinks, ClusterWatcher, ClusterWatchHealth } from './ClusterWatcher';
 import { createKubeConfig } from './createKubeConfig';
 import { createLimiter } from './createLimiter';
+import { ListWorker } from './listWorker/ListWorker';
 
 /** Reads the health of the watch of one cluster, when asked. */
 export interface WatchHealthProbe {
@@ -49,6 +50,7 @@ export function createWatcher(
   targets: WatchTargets,
   logger: LoggerService,
   limitList: <T>(task: () => Promise<T>) => Promise<T>,
+  listWorker?: ListWorker,
 ): ClusterWatcher {
   const cluster = client.cluster;
   const watcher = new ClusterWatcher(
@@ -58,6 +60,7 @@ export function createWatcher(
     logger.child({ cluster }),
     () => targets.connectionChanged(cluster),
     limitList,
+    listWorker,
   );
   targets.attachWatch(cluster, {
     health: () => watcher.watchHealth(),
@@ -67,17 +70,25 @@ export function createWatcher(
   return watcher;
 }
 
+/** The list worker the watchers of a fleet share, when the configuration asks for one. */
+export function createListWorker(config: FleetConfig, logger: LoggerService): ListWorker | undefined {
+  const { listWorker } = config.watch;
+  const wanted = listWorker === 'auto' ? config.clusters.length >= LIST_WORKER_AUTO_CLUSTERS : listWorker;
+  return wanted ? new ListWorker(logger) : undefined;
+}
+
 /** Watches every configured cluster into `targets`. */
 export function startWatching(
   config: FleetConfig,
   targets: WatchTargets,
   logger: LoggerService,
+  listWorker = createListWorker(config, logger),
 ): ClusterWatcher[] {
   const clients = createClusterClients(config);
   // Lists are bursts of large pages: a fleet-wide limit keeps the memory they need at once bounded (and the
   // memory the process keeps after them), without slowing one cluster down behind another for long.
   const limitList = createLimiter(config.watch.concurrentLists);
   return [...clients.values()].map(client =>
-    createWatcher(client, config, targets, logger, limitList),
+    createWatcher(client, config, targets, logger, limitList, listWorker),
   );
 }
