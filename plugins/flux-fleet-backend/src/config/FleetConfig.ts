@@ -46,16 +46,16 @@ export interface TenantRule {
   group?: string;
 }
 
-/** How clusters are watched; every duration in milliseconds. */
 /**
  * Clusters from which `watch.listWorker: auto` reads lists on a second thread. At fleet L (100 clusters) the index's
- * first sync took 73.7 s with it against 84.2 s without (one run each, 2026-12-07), and the thread's memory (35-60
- * MiB, which the process keeps after the thread stops) was 30 B an object; at fleet M (20 clusters) the sync was
- * no faster (9.3 against 6.9 s: the simulator serving the lists shares the second core) and the same memory was
- * 600 B an object, beside the index's 960.
+ * first sync took 68.6-83.4 s with it against 84.2-115 s without (alternating runs, 2026-12-07; backend README, "A
+ * second thread for the lists"), and the thread's memory, which the process keeps after the thread stops, was 30-60
+ * B an object; at fleet M (20 clusters) the sync was no faster (9.3 against 6.9 s: the simulator serving the lists
+ * shares the second core) and the same memory was 600 B an object, beside the index's 960.
  */
 export const LIST_WORKER_AUTO_CLUSTERS = 50;
 
+/** How clusters are watched; every duration in milliseconds. */
 export interface WatchSettings {
   /** Items per page of the initial list. */
   pageSize: number;
