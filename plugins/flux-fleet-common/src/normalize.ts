@@ -84,6 +84,27 @@ export function urlHost(url: string): string | undefined {
   return match ? match[1] : undefined;
 }
 
+/**
+ * The reference `kind`/`name` (in `namespace`, when given) shared through `pool`: one frozen object for all equal
+ * references, with pooled strings. Records normalised elsewhere (the backend's list worker) are shared again with it.
+ */
+export function sharedReference(
+  pool: ValuePool,
+  kind: string,
+  name: string,
+  namespace: string | undefined,
+): RecordReference {
+  return pool.shared(['ref', kind, namespace ?? '', name].join('\n'), () =>
+    namespace === undefined
+      ? { kind: pool.intern(kind), name: pool.intern(name) }
+      : {
+          kind: pool.intern(kind),
+          name: pool.intern(name),
+          namespace: pool.intern(namespace),
+        },
+  );
+}
+
 class RecordBuilder {
   readonly problems: string[] = [];
 
@@ -135,18 +156,7 @@ class RecordBuilder {
       );
       return undefined;
     }
-    const namespace = ref.string('namespace') || undefined;
-    return this.pool.shared(
-      ['ref', kind, namespace ?? '', name].join('\n'),
-      () =>
-        namespace === undefined
-          ? { kind: this.pool.intern(kind), name: this.pool.intern(name) }
-          : {
-              kind: this.pool.intern(kind),
-              name: this.pool.intern(name),
-              namespace: this.pool.intern(namespace),
-            },
-    );
+    return sharedReference(this.pool, kind, name, ref.string('namespace') || undefined);
   }
 
   /**

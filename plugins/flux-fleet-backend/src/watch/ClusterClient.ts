@@ -4,7 +4,7 @@ import https from 'node:https';
 import tls from 'node:tls';
 import { Http2Connection, type KubeRequest, type KubeResponse } from './kubeTransport';
 import { KubernetesRequestError } from './KubernetesRequestError';
-import { ListBodyReader } from './ListBodyReader';
+import { listBodyReader, type ListPageReader } from './ListBodyReader';
 import {
   abortedError,
   abortWith,
@@ -27,36 +27,6 @@ export type WatchEnd =
   | 'idle'
   /** We stopped it. */
   | 'aborted';
-
-/**
- * Reads the body of one page of a list as it arrives, handing its items over as it goes: on this thread
- * ({@link ListBodyReader}) or the list worker's.
- */
-export interface ListPageReader {
-  write(chunk: Buffer): void;
-  /** The body is complete: what surrounds the items (kind, metadata), once every item has been handed over. */
-  end(): unknown;
-  /** The request failed or stopped: what has not been handed over is dropped. */
-  abandon(): void;
-}
-
-/** Reads a page on this thread; items the reader could not tell apart from the rest are handed over at the end. */
-export function listBodyReader(onItem: (item: unknown) => void): ListPageReader {
-  const reader = new ListBodyReader(onItem);
-  return {
-    write: chunk => reader.write(chunk),
-    end: () => {
-      const rest = reader.end() as { items?: unknown } | null;
-      // items the reader could not tell apart from the rest (a key written with escapes) come with it
-      if (Array.isArray(rest?.items) && rest!.items.length > 0) {
-        for (const item of rest!.items) onItem(item);
-        rest!.items = [];
-      }
-      return rest;
-    },
-    abandon: () => {},
-  };
-}
 
 /** Query parameters; undefined ones are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -109,7 +79,7 @@ export class ClusterClient {
 
   /**
    * GETs one page of a list and hands each of its items to `onItem` as soon as the item has arrived, parsed on
-   * its own (see {@link ListBodyReader}), so that a page is never held whole. Returns the rest of the list
+   * its own (see `ListBodyReader`), so that a page is never held whole. Returns the rest of the list
    * (kind, metadata) with `items` empty when they were handed over. Throws {@link KubernetesRequestError}; items
    * handed over before a failure stay handed over.
    */

@@ -205,3 +205,35 @@ export class ListBodyReader {
     this.onItem(item);
   }
 }
+
+/**
+ * Reads the body of one page of a list as it arrives, handing its items over as it goes: a {@link ListBodyReader}
+ * on this thread or the list worker's (`ClusterClient.getListWith`).
+ */
+export interface ListPageReader {
+  write(chunk: Buffer): void;
+  /** The body is complete: what surrounds the items (kind, metadata), once every item has been handed over. */
+  end(): unknown;
+  /** The request failed or stopped: what has not been handed over is dropped. */
+  abandon(): void;
+}
+
+/**
+ * Reads a page with a {@link ListBodyReader}; items it could not tell apart from the rest (a key written with
+ * escapes) are handed over at the end too, so that `end` returns what surrounds the items only.
+ */
+export function listBodyReader(onItem: (item: unknown) => void): ListPageReader {
+  const reader = new ListBodyReader(onItem);
+  return {
+    write: chunk => reader.write(chunk),
+    end: () => {
+      const rest = reader.end() as { items?: unknown } | null;
+      if (Array.isArray(rest?.items) && rest!.items.length > 0) {
+        for (const item of rest!.items) onItem(item);
+        rest!.items = [];
+      }
+      return rest;
+    },
+    abandon: () => {},
+  };
+}

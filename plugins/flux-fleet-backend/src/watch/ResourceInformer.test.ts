@@ -1,7 +1,8 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import type { WatchFollowState } from '@flux-fleet/plugin-flux-fleet-common';
 import { testWatchSettings } from '../__testUtils__/watchSettings';
-import type { ClusterClient, ListPageReader, WatchEnd, WatchEvent } from './ClusterClient';
+import type { ClusterClient, WatchEnd, WatchEvent } from './ClusterClient';
+import type { ListPageReader } from './ListBodyReader';
 import { KubernetesRequestError } from './KubernetesRequestError';
 import { InformerSink, REPLAY_MAX_MS, REPLAY_QUIET_MS, ResourceInformer } from './ResourceInformer';
 

@@ -7,7 +7,8 @@ import {
 import { Coalescer } from '@flux-fleet/plugin-flux-fleet-node';
 import type { WatchSettings } from '../config/FleetConfig';
 import { Backoff } from './Backoff';
-import { listBodyReader, type ClusterClient, type ListPageReader, type WatchEvent } from './ClusterClient';
+import type { ClusterClient, WatchEvent } from './ClusterClient';
+import { listBodyReader, type ListPageReader } from './ListBodyReader';
 import type { ListWorker, NormalizedSink } from './listWorker/ListWorker';
 import { KubernetesRequestError } from './KubernetesRequestError';
 import {

@@ -1,7 +1,7 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import type { FluxObjectRecord, ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
 import { Worker } from 'node:worker_threads';
-import type { ListPageReader } from '../ClusterClient';
+import type { ListPageReader } from '../ListBodyReader';
 import { KubernetesRequestError } from '../KubernetesRequestError';
 import type { FromListWorker, ToListWorker } from './messages';
 import { readRecordBatch } from './recordBatch';

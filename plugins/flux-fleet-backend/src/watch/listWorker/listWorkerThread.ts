@@ -4,15 +4,14 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { normalizeFluxObject, ValuePool } from '@flux-fleet/plugin-flux-fleet-common';
-import { ListBodyReader } from '../ListBodyReader';
+import { listBodyReader, type ListPageReader } from '../ListBodyReader';
 import { RecordBatchWriter } from './recordBatch';
 import type { FromListWorker, ToListWorker } from './messages';
 
 /** A page being read. */
 interface Page {
-  reader: ListBodyReader;
-  /** Normalises one item into the batch. */
-  read: (item: unknown) => void;
+  /** Hands each item over normalised, into the batch. */
+  reader: ListPageReader;
   writer: RecordBatchWriter;
   /** Items that could not be normalised: the main thread reads them again, to log and count them. */
   malformed: unknown[];
@@ -33,12 +32,11 @@ function open(cluster: string, kind: string, apiVersion: string): Page {
   const writer = new RecordBatchWriter();
   const options = { kind, apiVersion, pool };
   const page: Page = {
-    reader: new ListBodyReader(item => page.read(item)),
-    read: item => {
+    reader: listBodyReader(item => {
       const { record } = normalizeFluxObject(cluster, item, options);
       if (record) writer.add(record);
       else page.malformed.push(item);
-    },
+    }),
     writer,
     malformed: [],
   };
@@ -81,12 +79,6 @@ port.on('message', (message: ToListWorker) => {
       if (error === undefined) {
         try {
           rest = page.reader.end();
-          // items the reader could not tell apart from the rest (a key written with escapes) come with it
-          const items = (rest as { items?: unknown } | null)?.items;
-          if (Array.isArray(items) && items.length > 0) {
-            for (const item of items) page.read(item);
-            (rest as { items: unknown[] }).items = [];
-          }
         } catch (e) {
           error = failure(e);
         }

@@ -1,9 +1,10 @@
-import type {
-  FluxKind,
-  FluxObjectRecord,
-  RecordCondition,
-  RecordReference,
-  ValuePool,
+import {
+  sharedReference,
+  type FluxKind,
+  type FluxObjectRecord,
+  type RecordCondition,
+  type RecordReference,
+  type ValuePool,
 } from '@flux-fleet/plugin-flux-fleet-common';
 
 /**
@@ -18,7 +19,11 @@ import type {
 export interface RecordBatch {
   /** Every distinct string of the batch. */
   readonly strings: string[];
-  /** The records, field after field in {@link RECORD_FIELDS} order: numbers, booleans and string indexes. */
+  /**
+   * The records, field after field in {@link RECORD_FIELDS} order: numbers, booleans and string indexes; a list as
+   * its length (-1: none) and its entries. Not the cluster (the main thread has its own string for it) nor the kind
+   * of a `dependsOn` entry (always the object's own).
+   */
   readonly values: Array<number | boolean>;
   /** The label and annotation sets, each as string indexes key, value, key, value… */
   readonly sets: number[][];
@@ -45,7 +50,9 @@ type FieldCodec =
   | 'refs'
   | 'condition'
   /** a list of texts */
-  | 'texts';
+  | 'texts'
+  /** not sent: the main thread's own string */
+  | 'cluster';
 
 /**
  * Every field of a record and how it travels, in the order `normalizeFluxObject` builds a record (records built
@@ -54,7 +61,7 @@ type FieldCodec =
  */
 const RECORD_FIELDS = {
   key: 'text',
-  cluster: 'text',
+  cluster: 'cluster',
   namespace: 'pooled',
   kind: 'pooled',
   name: 'text',
@@ -109,18 +116,13 @@ export class RecordBatchWriter {
 
   add(record: FluxObjectRecord): void {
     const v = this.values;
-    v.push(this.text(record.key), this.text(record.cluster), this.text(record.namespace));
-    v.push(this.text(record.kind), this.text(record.name), this.text(record.apiVersion));
+    v.push(this.text(record.key), this.text(record.namespace), this.text(record.kind));
+    v.push(this.text(record.name), this.text(record.apiVersion));
     v.push(this.text(record.writtenApiVersion), this.number(record.generation));
     v.push(this.set(record.labels), this.set(record.annotations), this.text(record.deletionTimestamp));
     v.push(record.suspend, this.text(record.serviceAccountName), this.text(record.interval));
     v.push(this.ref(record.sourceRef), this.text(record.chart));
-    const dependsOn = record.dependsOn;
-    if (dependsOn === undefined) v.push(NONE);
-    else {
-      v.push(dependsOn.length);
-      for (const ref of dependsOn) v.push(this.text(ref.kind), this.text(ref.name), this.text(ref.namespace));
-    }
+    this.list(record.dependsOn, ref => v.push(this.text(ref.name), this.text(ref.namespace)));
     v.push(this.text(record.url), record.remote, this.text(record.inventory), record.inventoryCount);
     v.push(this.text(record.conditionsError));
     this.condition(record.ready);
@@ -129,13 +131,18 @@ export class RecordBatchWriter {
     v.push(this.number(record.observedGeneration), this.text(record.lastHandledReconcileAt));
     v.push(this.text(record.revision), this.text(record.attemptedRevision), this.text(record.artifactHost));
     v.push(this.number(record.lastReconcileDurationMs));
-    const problems = record.problems;
-    if (problems === undefined) v.push(NONE);
-    else {
-      v.push(problems.length);
-      for (const problem of problems) v.push(this.text(problem));
-    }
+    this.list(record.problems, problem => v.push(this.text(problem)));
     this.count++;
+  }
+
+  /** A list: its length (or {@link NONE}), then each entry as `write` puts it. */
+  private list<T>(items: readonly T[] | undefined, write: (item: T) => void): void {
+    if (items === undefined) {
+      this.values.push(NONE);
+      return;
+    }
+    this.values.push(items.length);
+    for (const item of items) write(item);
   }
 
   /** The batch so far; the writer starts a new one. */
@@ -274,13 +281,7 @@ export function readRecordBatch(batch: RecordBatch, cluster: string, pool: Value
     if (found === undefined) {
       const kind = raw[batch.refs[index * 3]];
       const name = raw[batch.refs[index * 3 + 1]];
-      const namespace = text(batch.refs[index * 3 + 2]);
-      // as the normaliser shares references (RecordBuilder.reference)
-      found = pool.shared(['ref', kind, namespace ?? '', name].join('\n'), () =>
-        namespace === undefined
-          ? { kind: pool.intern(kind), name: pool.intern(name) }
-          : { kind: pool.intern(kind), name: pool.intern(name), namespace: pool.intern(namespace) },
-      );
+      found = sharedReference(pool, kind, name, text(batch.refs[index * 3 + 2]));
       refs[index] = found;
     }
     return found;
@@ -299,31 +300,25 @@ export function readRecordBatch(batch: RecordBatch, cluster: string, pool: Value
       observedGeneration: number(next()),
     };
   };
-  const dependencies = (kind: string): readonly RecordReference[] | undefined => {
+  /** A list the writer wrote with `list`, each entry read by `read`. */
+  const list = <T>(read: () => T): readonly T[] | undefined => {
     const count = next();
     if (count === NONE) return undefined;
-    const list: RecordReference[] = [];
-    for (let i = 0; i < count; i++) {
-      next(); // the kind: always the object's own (RecordBuilder.dependsOn)
-      const name = pooled(next())!;
-      const namespace = pooled(next());
-      list.push(namespace === undefined ? { kind, name } : { kind, name, namespace });
-    }
+    const entries: T[] = [];
+    for (let i = 0; i < count; i++) entries.push(read());
     // an array of exactly this length, as the normaliser keeps it
-    return list.slice();
+    return entries.slice();
   };
-  const texts = (): readonly string[] | undefined => {
-    const count = next();
-    if (count === NONE) return undefined;
-    const list: string[] = [];
-    for (let i = 0; i < count; i++) list.push(text(next())!);
-    return list.slice();
+  // the kind of a dependency is always the object's own (RecordBuilder.dependsOn)
+  const dependency = (kind: string): RecordReference => {
+    const name = pooled(next())!;
+    const namespace = pooled(next());
+    return namespace === undefined ? { kind, name } : { kind, name, namespace };
   };
 
   const records: FluxObjectRecord[] = new Array(batch.count);
   for (let i = 0; i < batch.count; i++) {
     const key = text(next())!;
-    next(); // the cluster: the main thread's own string
     const namespace = pooled(next())!;
     const kind = pooled(next()) as FluxKind;
     // one literal in the normaliser's field order: the same hidden class as records normalised on this thread
@@ -344,7 +339,7 @@ export function readRecordBatch(batch: RecordBatch, cluster: string, pool: Value
       interval: pooled(next()),
       sourceRef: ref(next()),
       chart: pooled(next()),
-      dependsOn: dependencies(kind),
+      dependsOn: list(() => dependency(kind)),
       url: pooled(next()),
       remote: values[at++] as boolean,
       inventory: pooled(next()),
@@ -359,7 +354,7 @@ export function readRecordBatch(batch: RecordBatch, cluster: string, pool: Value
       attemptedRevision: pooled(next()),
       artifactHost: pooled(next()),
       lastReconcileDurationMs: number(next()),
-      problems: texts(),
+      problems: list(() => text(next())!),
     };
   }
   if (at !== values.length) {
