@@ -244,36 +244,30 @@ export function readRecordBatch(batch: RecordBatch, cluster: string, pool: Value
   const text = (index: number): string | undefined => (index === NONE ? undefined : raw[index]);
   const number = (value: number): number | undefined => (Number.isNaN(value) ? undefined : value);
 
-  const labelSets: Array<Readonly<Record<string, string>> | undefined> = new Array(batch.sets.length);
-  const labels = (index: number) => {
-    let found = labelSets[index];
-    if (found === undefined) {
-      const pairs = batch.sets[index];
-      if (pairs.length === 0) found = EMPTY;
-      else {
-        const set: Record<string, string> = {};
-        for (let i = 0; i < pairs.length; i += 2) set[raw[pairs[i]]] = raw[pairs[i + 1]];
-        found = pool.labels(set);
+  /** Reads the batch's sets, each once, its values read by `value` and the set made final by `finish`. */
+  const setReader = (
+    value: (index: number) => string,
+    finish: (set: Record<string, string>) => Readonly<Record<string, string>>,
+  ) => {
+    const read: Array<Readonly<Record<string, string>> | undefined> = new Array(batch.sets.length);
+    return (index: number) => {
+      let found = read[index];
+      if (found === undefined) {
+        const pairs = batch.sets[index];
+        if (pairs.length === 0) found = EMPTY;
+        else {
+          const set: Record<string, string> = {};
+          for (let i = 0; i < pairs.length; i += 2) set[raw[pairs[i]]] = value(pairs[i + 1]);
+          found = finish(set);
+        }
+        read[index] = found;
       }
-      labelSets[index] = found;
-    }
-    return found;
+      return found;
+    };
   };
-  const annotationSets: Array<Readonly<Record<string, string>> | undefined> = new Array(batch.sets.length);
-  const annotations = (index: number) => {
-    let found = annotationSets[index];
-    if (found === undefined) {
-      const pairs = batch.sets[index];
-      if (pairs.length === 0) found = EMPTY;
-      else {
-        const set: Record<string, string> = {};
-        for (let i = 0; i < pairs.length; i += 2) set[raw[pairs[i]]] = pooled(pairs[i + 1])!;
-        found = set;
-      }
-      annotationSets[index] = found;
-    }
-    return found;
-  };
+  // as the normaliser keeps them: a label set shared whole, the recorded annotations with their values pooled
+  const labels = setReader(index => raw[index], set => pool.labels(set));
+  const annotations = setReader(index => pooled(index)!, set => set);
   const refs: Array<RecordReference | undefined> = new Array(batch.refs.length / 3);
   const ref = (index: number): RecordReference | undefined => {
     if (index === NONE) return undefined;
