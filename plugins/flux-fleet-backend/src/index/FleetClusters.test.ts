@@ -151,6 +151,18 @@ describe('FleetClusters', () => {
     stuck.close();
   });
 
+  it('ends the first sync as soon as an answer shows every cluster synced, not at the next health check', () => {
+    const { fleet, index } = testFleet(['a']);
+    let health = watchHealth(false);
+    fleet.attachWatch('a', watchProbe(() => health));
+    expect(fleet.firstSyncProgress()).toEqual({ done: 0, clusters: 1 });
+    // synced with time, no event: the clusters' answer says synced, so the capacity reasons must not say syncing
+    health = watchHealth(true);
+    expect(index.clusters()[0].synced).toBe(true);
+    expect(fleet.firstSyncProgress()).toBeUndefined();
+    fleet.close();
+  });
+
   it('writes a snapshot only of a synced, analysed cluster this replica watches', () => {
     const { fleet, setHealth } = watchedLab();
     fleet.storeOf('lab').flux(KUSTOMIZATIONS).upsert(kustomization('payments'));

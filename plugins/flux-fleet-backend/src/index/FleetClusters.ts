@@ -324,6 +324,9 @@ export class FleetClusters implements WatchTargets {
       return served.health;
     }
     const health = healthOf(entry, now);
+    // a cluster that turned synced with time (not with an event) is ready once an answer says so, rather than at
+    // the next health check up to a second later: the capacity reasons then no longer say the first sync is on
+    if (this.notReady?.has(entry)) this.checkReady(entry, health);
     entry.servedHealth = {
       health,
       at: now,

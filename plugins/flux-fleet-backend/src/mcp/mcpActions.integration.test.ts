@@ -280,8 +280,23 @@ describe('Flux Fleet over MCP', () => {
     const rank = { ok: 0, 'near-capacity': 1, 'over-capacity': 2 } as const;
     const worst = [...report.items].sort((a, b) => rank[b.verdict] - rank[a.verdict])[0];
     const { cluster } = worst;
-    const expected: CapacityReport = await rest(`/capacity?cluster=${cluster}`, BOB);
-    const { output } = await call(client, 'get-capacity-verdict', { cluster, plan: true });
+    // the figures and reasons move while the first collection rounds land (and for up to a second after /clusters
+    // says synced, the capacity reasons still say the first sync is under way): the MCP answer is compared with
+    // the REST answer read just before it, once the one read just after it agrees
+    const answers = async () => {
+      const answer: CapacityReport = await rest(`/capacity?cluster=${cluster}`, BOB);
+      const verdict = answer.items.find(i => i.instance === worst.instance)?.verdict;
+      // the plan only of an instance that is not ok
+      const plan: ShardingPlan | undefined =
+        verdict === 'ok' ? undefined : await rest(`/capacity/plan?cluster=${cluster}&instance=${worst.instance}`, BOB);
+      return { report: answer, plan, same: JSON.stringify([answer.items, plan?.summary, plan?.commands]) };
+    };
+    const { expected, plan, output } = await fleet.waitFor('an unchanging capacity answer around an MCP call', async () => {
+      const before = await answers();
+      const mcp = (await call(client, 'get-capacity-verdict', { cluster, plan: true })).output;
+      const after = await answers();
+      return before.same === after.same ? { expected: before.report, plan: before.plan, output: mcp } : undefined;
+    }, 60_000);
     expect(output.cluster).toBe(cluster);
     expect(output.instances.map((i: any) => [i.instance, i.verdict, i.answer, i.advice, i.source])).toEqual(
       expected.items.map(i => [i.instance, i.verdict, i.answer, i.advice, i.source]),
@@ -300,9 +315,6 @@ describe('Flux Fleet over MCP', () => {
         expect(['measured', 'configured', 'estimated']).toContain(figure.source);
       }
     }
-    // the plan only of an instance that is not ok
-    const plan: ShardingPlan | undefined =
-      worst.verdict === 'ok' ? undefined : await rest(`/capacity/plan?cluster=${cluster}&instance=${worst.instance}`, BOB);
     const planShape = (p: { summary: string; commands: string[] }, count: number) => ({ summary: p.summary, count, commands: p.commands });
     expect(mine.plan && planShape(mine.plan, mine.plan.commandCount)).toEqual(
       plan && planShape({ summary: plan.summary, commands: plan.commands.slice(0, 20) }, plan.commands.length),
