@@ -47,6 +47,22 @@ const VIEWS: Array<{
       await expect(page.getByTestId('flux-versions-headline')).toBeVisible();
     },
   },
+  ...(
+    [
+      ['clusters', 'Clusters', 'flux-fleet-clusters'],
+      ['capacity', 'Capacity', 'capacity-view'],
+    ] as const
+  ).map(([name, tab, shown]) => ({
+    name,
+    path: '/flux-fleet',
+    ready: 'flux-fleet-health-map',
+    open: async (page: Page) => {
+      await page.getByRole('tab', { name: tab }).click();
+      await expect(page.getByTestId(shown).first()).toBeVisible();
+      // skeletons and progress bars gone: the tab shows its answers
+      await expect(page.locator('[aria-busy="true"], [role="progressbar"]')).toHaveCount(0);
+    },
+  })),
   {
     name: 'group-card',
     path: '/catalog/default/group/content',

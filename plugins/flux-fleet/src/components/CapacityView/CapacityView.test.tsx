@@ -4,7 +4,10 @@ import type {
   InstanceCapacity,
   ShardingPlan,
 } from '@flux-fleet/plugin-flux-fleet-common';
-import { screen, within } from '@testing-library/react';
+import { SIGNAL_CHANNELS } from '@flux-fleet/plugin-flux-fleet-common';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { FakeSignalApi } from '../../__testUtils__/fakeSignalApi';
 import { fakeFluxFleetApi } from '../../__testUtils__/fakeFluxFleetApi';
 import { renderWithApis } from '../../__testUtils__/renderWithApis';
 import { CapacityView } from './CapacityView';
@@ -69,9 +72,13 @@ const report = {
       'flux-ok',
       'ok',
       'No: kustomize-controller is 23 % busy, room for about 6,000 more objects.',
-      controller('flux-ok', 'kustomize-controller', 'ok', 0.23, [
-        reason('utilisation-low', 'ok', 'utilisation 23 % is below 70 %'),
-      ]),
+      {
+        ...controller('flux-ok', 'kustomize-controller', 'ok', 0.23, [
+          reason('utilisation-low', 'ok', 'utilisation 23 % is below 70 %'),
+        ]),
+        headroomObjects: 6_100,
+        headroomText: 'about 6,000',
+      },
     ),
     instance(
       'flux-near',
@@ -177,6 +184,46 @@ describe('CapacityView', () => {
       'download',
       'staging-flux-system-sharding-patch.yaml',
     );
+  });
+
+  it('opens the plan of an instance whose advice turns to shard once measured, unless the reader closed it', async () => {
+    // the first answer is the first sync's estimate (ok); the measured one that follows says shard
+    const over = report.items[2];
+    const estimated: InstanceCapacity = { ...over, verdict: 'ok', advice: 'none', answer: 'No: an estimated 40 % busy.' };
+    const getCapacity = jest
+      .fn()
+      .mockResolvedValueOnce({ ...report, items: [estimated] })
+      .mockResolvedValue({ ...report, items: [over] });
+    const api = fakeFluxFleetApi({ getCapacity, getCapacityPlan: jest.fn(async () => plan) });
+    const signals = new FakeSignalApi();
+    await renderWithApis(<CapacityView />, { api, signals });
+    const card = within(await screen.findByTestId('capacity-instance-staging-flux-system'));
+    expect(card.getByText('No: an estimated 40 % busy.')).toBeInTheDocument();
+    expect(screen.queryByTestId('capacity-plan-staging-flux-system')).not.toBeInTheDocument();
+
+    act(() => signals.publish(SIGNAL_CHANNELS.capacity, { at: '2026-07-14T10:21:00Z' }));
+    expect(await screen.findByTestId('capacity-plan-staging-flux-system')).toBeInTheDocument();
+    expect(card.getByText(/Yes: kustomize-controller is over capacity/)).toBeInTheDocument();
+
+    // closed by the reader: a later answer with the same advice leaves it closed
+    await userEvent.click(card.getByRole('button', { name: 'Hide the sharding plan' }));
+    act(() => signals.publish(SIGNAL_CHANNELS.capacity, { at: '2026-07-14T10:22:00Z' }));
+    await waitFor(() => expect(getCapacity).toHaveBeenCalledTimes(3));
+    expect(screen.queryByTestId('capacity-plan-staging-flux-system')).not.toBeInTheDocument();
+  });
+
+  it("keeps names, verdicts and figures whole, with each controller's reasons in a row under its figures", async () => {
+    await renderView();
+    const card = within(await screen.findByTestId('capacity-instance-staging-flux-ok'));
+    // jsdom lays nothing out: the cells that must not break carry the no-wrap style the browser test checks at 1280 px
+    for (const text of ['kustomize-controller', '23 %']) {
+      expect(getComputedStyle(card.getByText(text).closest('td')!).whiteSpace).toBe('nowrap');
+    }
+    expect(card.getByRole('columnheader', { name: 'Headroom (objects)' })).toBeInTheDocument();
+    expect(card.getByText('about 6,000')).toBeInTheDocument();
+    const rows = card.getAllByRole('row');
+    const figures = rows.findIndex(r => within(r).queryByText('kustomize-controller'));
+    expect(within(rows[figures + 1]).getByText(/utilisation 23 % is below 70 %/)).toBeInTheDocument();
   });
 
   it('says what to configure when the fleet has no instance', async () => {

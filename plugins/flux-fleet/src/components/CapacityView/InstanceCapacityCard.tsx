@@ -7,6 +7,7 @@ import TableCell from '@material-ui/core/TableCell';
 import TableHead from '@material-ui/core/TableHead';
 import TableRow from '@material-ui/core/TableRow';
 import Typography from '@material-ui/core/Typography';
+import { makeStyles } from '@material-ui/core/styles';
 import type { CapacityFigure, ControllerCapacity, InstanceCapacity } from '@flux-fleet/plugin-flux-fleet-common';
 import { useState } from 'react';
 import { CapacityCharts } from './CapacityCharts';
@@ -14,11 +15,29 @@ import { ShardingPlanPanel } from './ShardingPlanPanel';
 import { SourceMark } from './SourceMark';
 import { VerdictStatus } from './VerdictStatus';
 
+/**
+ * Backstage's table cells break words anywhere: at 1280 px the reasons' sentences, in a column of their own, squeezed
+ * the others until names, verdicts and figures broke mid-word ("Control ler", "o k"), and with those kept whole the
+ * table ran past the card. So names, verdicts and figures stay whole (a figure's source mark below it), headers wrap
+ * between words, and each controller's reasons take a row of their own under its figures, shaded like them.
+ */
+const useStyles = makeStyles(theme => ({
+  whole: { whiteSpace: 'nowrap', wordBreak: 'normal' },
+  words: { wordBreak: 'normal', overflowWrap: 'normal' },
+  // `&&` outranks Backstage's odd-row shading, which would shade a controller's two rows differently
+  shaded: { '&&': { backgroundColor: theme.palette.background.default } },
+  plain: { '&&': { backgroundColor: 'transparent' } },
+  figures: { '& > td': { paddingBottom: theme.spacing(0.5) } },
+  reasons: { paddingTop: 0, wordBreak: 'normal', overflowWrap: 'normal' },
+  headline: { flexShrink: 0, whiteSpace: 'nowrap', marginRight: theme.spacing(1) },
+}));
+
 const FigureCell = ({ figure, format }: { figure?: CapacityFigure; format: (v: number) => string }) => (
-  <TableCell align="right">
+  <TableCell align="right" className={useStyles().whole}>
     {figure ? (
       <>
-        {format(figure.value)} <SourceMark source={figure.source} />
+        <div>{format(figure.value)}</div>
+        <SourceMark source={figure.source} />
       </>
     ) : (
       '–'
@@ -26,6 +45,8 @@ const FigureCell = ({ figure, format }: { figure?: CapacityFigure; format: (v: n
   </TableCell>
 );
 
+/** The headroom cell (the header says objects): "about 1,000", "none", or a dash without objects. */
+const headroom = (text?: string) => text ?? '–';
 const percent = (v: number) => `${Math.round(v * 100)} %`;
 const seconds = (v: number) => `${v < 10 ? v.toFixed(1) : Math.round(v)} s`;
 
@@ -48,16 +69,20 @@ const ControllerReasons = ({ c }: { c: ControllerCapacity }) => (
 /** One instance: the one-sentence answer and verdict, each controller's figures and reasons, charts and plan. */
 export const InstanceCapacityCard = (props: { capacity: InstanceCapacity; refreshTick: number }) => {
   const { capacity: i } = props;
+  const classes = useStyles();
   const [charts, setCharts] = useState(false);
-  const [plan, setPlan] = useState(i.advice === 'shard');
+  // open while the advice is to shard, until the reader says otherwise: the first answer is often the estimate of
+  // the first sync, and an instance that turns over capacity once measured opens its plan then
+  const [planChoice, setPlan] = useState<boolean>();
+  const plan = planChoice ?? i.advice === 'shard';
   return (
     <InfoCard title={`${i.cluster} / ${i.instance}`}>
       <Box data-testid={`capacity-instance-${i.cluster}-${i.instance}`}>
         <Box display="flex" alignItems="center" mb={1}>
-          <VerdictStatus verdict={i.verdict} />
-          <Typography variant="subtitle1" style={{ marginLeft: 8 }}>
-            {i.answer}
-          </Typography>
+          <span className={classes.headline}>
+            <VerdictStatus verdict={i.verdict} />
+          </span>
+          <Typography variant="subtitle1">{i.answer}</Typography>
         </Box>
         <Typography variant="caption" color="textSecondary">
           {i.source === 'metrics' ? 'From the controllers’ metrics' : 'Estimated from reconcile durations and intervals'}
@@ -65,31 +90,37 @@ export const InstanceCapacityCard = (props: { capacity: InstanceCapacity; refres
         <Table size="small" aria-label={`Controllers of ${i.cluster}/${i.instance}`}>
           <TableHead>
             <TableRow>
-              <TableCell>Controller</TableCell>
-              <TableCell>Shard</TableCell>
-              <TableCell>Verdict</TableCell>
-              <TableCell align="right">Utilisation</TableCell>
-              <TableCell align="right">Queue wait p95</TableCell>
-              <TableCell align="right">Headroom (objects)</TableCell>
-              <TableCell>Reasons</TableCell>
+              <TableCell className={classes.whole}>Controller</TableCell>
+              <TableCell className={classes.whole}>Shard</TableCell>
+              <TableCell className={classes.whole}>Verdict</TableCell>
+              <TableCell align="right" className={classes.words}>Utilisation</TableCell>
+              <TableCell align="right" className={classes.words}>Queue wait p95</TableCell>
+              <TableCell align="right" className={classes.words}>Headroom (objects)</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
-            {i.controllers.map(c => (
-              <TableRow key={c.controller}>
-                <TableCell>{c.controller}</TableCell>
-                <TableCell>{c.shard}</TableCell>
-                <TableCell>
-                  <VerdictStatus verdict={c.verdict} />
-                </TableCell>
-                <FigureCell figure={c.figures.utilisation} format={percent} />
-                <FigureCell figure={c.figures.queueWaitP95Seconds} format={seconds} />
-                <TableCell align="right">{c.headroomText ?? '–'}</TableCell>
-                <TableCell>
-                  <ControllerReasons c={c} />
-                </TableCell>
-              </TableRow>
-            ))}
+            {i.controllers.flatMap((c, n) => {
+              const shade = n % 2 === 0 ? classes.shaded : classes.plain;
+              return [
+                <TableRow key={c.controller} className={`${shade} ${classes.figures}`}>
+                  <TableCell className={classes.whole}>{c.controller}</TableCell>
+                  <TableCell className={classes.whole}>{c.shard}</TableCell>
+                  <TableCell className={classes.whole}>
+                    <VerdictStatus verdict={c.verdict} />
+                  </TableCell>
+                  <FigureCell figure={c.figures.utilisation} format={percent} />
+                  <FigureCell figure={c.figures.queueWaitP95Seconds} format={seconds} />
+                  <TableCell align="right" className={classes.whole}>
+                    {headroom(c.headroomText)}
+                  </TableCell>
+                </TableRow>,
+                <TableRow key={`${c.controller} reasons`} className={shade}>
+                  <TableCell colSpan={6} className={classes.reasons}>
+                    <ControllerReasons c={c} />
+                  </TableCell>
+                </TableRow>,
+              ];
+            })}
           </TableBody>
         </Table>
         <Box mt={1}>
