@@ -50,7 +50,11 @@ const VIEWS: Array<{
   ...(
     [
       ['clusters', 'Clusters', 'flux-fleet-clusters'],
+      ['instances-and-shards', 'Instances & shards', 'flux-fleet-shards'],
       ['capacity', 'Capacity', 'capacity-view'],
+      ['tenants', 'Tenants', 'flux-fleet-tenants'],
+      ['findings', 'Findings', 'flux-fleet-findings-panel'],
+      ['objects', 'Objects', 'flux-fleet-fleet-objects'],
     ] as const
   ).map(([name, tab, shown]) => ({
     name,

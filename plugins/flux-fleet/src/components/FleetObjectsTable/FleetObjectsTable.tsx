@@ -30,6 +30,7 @@ import { ReconcileStateLabel } from '../shared/ReconcileStateLabel';
 import { RelativeTime } from '../shared/RelativeTime';
 import { FleetObjectFilters } from './FleetObjectFilters';
 import { ObjectFilters, useCursorPages } from './useCursorPages';
+import { useErrorTextClass } from '../shared/useErrorTextClass';
 
 const useStyles = makeStyles({
   table: {
@@ -40,6 +41,9 @@ const useStyles = makeStyles({
     '& td .MuiChip-root': { height: 'auto', maxWidth: '100%' },
     '& td .MuiChip-label': { whiteSpace: 'normal' },
   },
+  // names break after their hyphens even where words are kept whole ("prod-ap- southeast-1"): kept on one line, an
+  // object's namespace and name may still go on two lines after the slash
+  whole: { whiteSpace: 'nowrap' },
 });
 
 /** Page sizes offered; the API allows up to 1000. */
@@ -75,6 +79,7 @@ export const FleetObjectsTable = (props: {
 }) => {
   const { clusters, filters, onFiltersChange, onOpen, refreshTick } = props;
   const classes = useStyles();
+  const errorText = useErrorTextClass();
   const [limit, setLimit] = useState(100);
   const pages = useCursorPages(filters, limit);
   const { page } = pages;
@@ -155,7 +160,7 @@ export const FleetObjectsTable = (props: {
             <TableBody>
               {items.map(o => (
                 <TableRow key={o.key} hover>
-                  <TableCell>{o.ref.cluster}</TableCell>
+                  <TableCell className={classes.whole}>{o.ref.cluster}</TableCell>
                   <TableCell>
                     <Link
                       component="button"
@@ -166,14 +171,16 @@ export const FleetObjectsTable = (props: {
                       }`}
                       style={{ textAlign: 'left' }}
                     >
-                      {o.ref.namespace}/{o.ref.name}
+                      <span className={classes.whole}>{o.ref.namespace}/</span>
+                      <wbr />
+                      <span className={classes.whole}>{o.ref.name}</span>
                     </Link>
                   </TableCell>
                   <TableCell>{o.ref.kind}</TableCell>
-                  <TableCell>
+                  <TableCell className={classes.whole}>
                     <Typography
                       variant="body2"
-                      color={o.owner.status === 'ok' ? 'textPrimary' : 'error'}
+                      className={o.owner.status === 'ok' ? undefined : errorText}
                     >
                       {ownerLabel(o.owner)}
                     </Typography>
@@ -226,7 +233,8 @@ export const FleetObjectsTable = (props: {
             value={limit}
             onChange={e => setLimit(Number(e.target.value))}
             SelectProps={{
-              SelectDisplayProps: { 'aria-label': 'Rows per page' } as any,
+              // the shown value within the name (axe: label-content-name-mismatch)
+              SelectDisplayProps: { 'aria-label': `Rows per page: ${limit}` } as any,
             }}
           >
             {PAGE_SIZES.map(size => (

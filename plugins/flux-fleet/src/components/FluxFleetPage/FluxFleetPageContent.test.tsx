@@ -488,7 +488,8 @@ describe('FluxFleetPageContent', () => {
 
     await userEvent.click(
       within(panel).getByRole('button', {
-        name: 'Details of Kustomization team-shop/checkout in prod-eu-1',
+        // the link's visible words within its name
+        name: 'Details of prod-eu-1/Kustomization team-shop/checkout',
       }),
     );
     await screen.findByTestId('flux-fleet-detail');

@@ -15,49 +15,66 @@ import { ObjectFilters } from '../FleetObjectsTable';
 import { ShardLoadChart } from './ShardLoadChart';
 import { LoadError } from '../shared/LoadError';
 import { useRefreshOn } from './useRefreshOn';
+import { useErrorTextClass } from '../shared/useErrorTextClass';
+import { NOWRAP_CELL } from '../shared/TruncatedText';
+import { WholeItems, WORDS_CELL } from '../shared/WholeItems';
 
 const counts = (
   record: Partial<Record<string, number>>,
   label?: (key: string) => string,
-) =>
-  Object.entries(record)
-    .filter(([, n]) => (n ?? 0) > 0)
-    .map(([key, n]) => `${label ? label(key) : key} ${n}`)
-    .join(', ') || '—';
+) => (
+  <WholeItems
+    items={Object.entries(record)
+      .filter(([, n]) => (n ?? 0) > 0)
+      .map(([key, n]) => `${label ? label(key) : key} ${n}`)}
+  />
+);
+
+const ControllerProblems = ({ problems }: { problems: string[] }) => (
+  <Typography variant="body2" className={useErrorTextClass()} component="div">
+    {problems.map(p => (
+      <div key={p}>{p}</div>
+    ))}
+  </Typography>
+);
 
 const instanceColumns: TableColumn<InstanceSummary>[] = [
-  { title: 'Cluster', field: 'cluster' },
-  { title: 'Instance', field: 'name' },
-  { title: 'Flux', field: 'version', emptyValue: '—' },
+  { title: 'Cluster', field: 'cluster', cellStyle: NOWRAP_CELL },
+  { title: 'Instance', field: 'name', cellStyle: NOWRAP_CELL },
+  { title: 'Flux', field: 'version', emptyValue: '—', cellStyle: NOWRAP_CELL },
   {
     title: 'Managed by',
+    cellStyle: WORDS_CELL,
     render: i =>
-      i.operatorManaged
-        ? `Flux Operator${
-            i.fluxInstance ? ` (FluxInstance ${i.fluxInstance})` : ''
-          }`
-        : 'not operator-managed',
+      i.operatorManaged ? (
+        <WholeItems items={['Flux Operator', ...(i.fluxInstance ? [`(FluxInstance ${i.fluxInstance})`] : [])]} separator=" " />
+      ) : (
+        <WholeItems items={['not', 'operator-managed']} separator=" " />
+      ),
   },
   {
     title: 'Scope',
+    cellStyle: WORDS_CELL,
     render: i =>
       i.watchAllNamespaces ? 'all namespaces' : 'its own namespace',
   },
   {
     title: 'Lockdown',
-    render: i =>
-      [
-        i.lockdown
-          ? '--no-cross-namespace-refs'
-          : 'cross-namespace refs allowed',
-        i.defaultServiceAccount
-          ? `default SA ${i.defaultServiceAccount}`
-          : 'no default SA',
-      ].join(' · '),
+    cellStyle: WORDS_CELL,
+    render: i => (
+      <WholeItems
+        separator=" · "
+        items={[
+          i.lockdown ? '--no-cross-namespace-refs' : 'cross-namespace refs allowed',
+          i.defaultServiceAccount ? `default SA ${i.defaultServiceAccount}` : 'no default SA',
+        ]}
+      />
+    ),
   },
-  { title: 'Shards', render: i => i.shards.join(', ') },
+  { title: 'Shards', cellStyle: WORDS_CELL, render: i => <WholeItems items={i.shards} /> },
   {
     title: 'Controller problems',
+    cellStyle: WORDS_CELL,
     render: i => {
       const problems = i.controllers.flatMap(c => [
         ...(c.selectorError
@@ -67,15 +84,7 @@ const instanceColumns: TableColumn<InstanceSummary>[] = [
           : []),
         ...(c.problems ?? []).map(p => `${c.name}: ${p}`),
       ]);
-      return problems.length > 0 ? (
-        <Typography variant="body2" color="error" component="div">
-          {problems.map(p => (
-            <div key={p}>{p}</div>
-          ))}
-        </Typography>
-      ) : (
-        '—'
-      );
+      return problems.length > 0 ? <ControllerProblems problems={problems} /> : '—';
     },
   },
   { title: 'Flux objects', field: 'objectCount', type: 'numeric' },
@@ -115,11 +124,12 @@ export const InstancesAndShards = (props: {
   }
   const { instances, shards } = data.value;
   const shardColumns: TableColumn<ShardSummary>[] = [
-    { title: 'Cluster', field: 'cluster' },
-    { title: 'Instance', field: 'instance' },
+    { title: 'Cluster', field: 'cluster', cellStyle: NOWRAP_CELL },
+    { title: 'Instance', field: 'instance', cellStyle: NOWRAP_CELL },
     {
       title: 'Shard',
       field: 'name',
+      cellStyle: NOWRAP_CELL,
       render: s => (
         <Link
           component="button"
@@ -137,11 +147,12 @@ export const InstancesAndShards = (props: {
         </Link>
       ),
     },
-    { title: 'Selector', field: 'selector', emptyValue: '(everything)' },
+    { title: 'Selector', field: 'selector', emptyValue: '(everything)', cellStyle: NOWRAP_CELL },
     { title: 'Flux objects', field: 'objectCount', type: 'numeric' },
-    { title: 'By kind', render: s => counts(s.countsByKind) },
+    { title: 'By kind', cellStyle: WORDS_CELL, render: s => counts(s.countsByKind) },
     {
       title: 'By state',
+      cellStyle: WORDS_CELL,
       render: s =>
         counts(
           Object.fromEntries(
@@ -158,6 +169,7 @@ export const InstancesAndShards = (props: {
     {
       title: 'Load',
       field: 'utilisation',
+      cellStyle: NOWRAP_CELL,
       render: s => `${Math.round(s.utilisation * 100)} %`,
     },
   ];

@@ -12,13 +12,17 @@ import { useRefreshable } from '../../hooks/useRefreshable';
 import { ENFORCEMENT_LABEL } from '../../lib/boundaryText';
 import { LoadError } from '../shared/LoadError';
 import { useRefreshOn } from './useRefreshOn';
+import { useErrorTextClass } from '../shared/useErrorTextClass';
+import { WholeItems, WORDS_CELL } from '../shared/WholeItems';
 
-/** The first few items of a list, then how many more. */
-function some(items: string[], max = 4): string {
-  if (items.length <= max) {
-    return items.join(', ');
-  }
-  return `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
+/** The first few items of a list, each kept whole, then how many more. */
+function some(items: string[], max = 4) {
+  if (items.length <= max) return <WholeItems items={items} />;
+  return (
+    <>
+      <WholeItems items={items.slice(0, max)} /> and {items.length - max} more
+    </>
+  );
 }
 
 /**
@@ -32,6 +36,7 @@ export const TenantsTable = (props: {
   onTenant: (tenant: string) => void;
 }) => {
   const api = useApi(fluxFleetApiRef);
+  const errorText = useErrorTextClass();
   const tenants = useRefreshable(() => api.getTenants(), [api]);
   useRefreshOn(props.refreshTick, tenants.refresh);
   if (!tenants.value) {
@@ -72,10 +77,12 @@ export const TenantsTable = (props: {
     },
     {
       title: 'Namespaces',
+      cellStyle: WORDS_CELL,
       render: t => some(t.namespaces.map(n => `${n.cluster}/${n.namespace}`)),
     },
     {
       title: 'Shards used',
+      cellStyle: WORDS_CELL,
       render: t =>
         some(t.shards.map(s => `${s.cluster}/${s.instance}/${s.shard}`)),
     },
@@ -87,14 +94,17 @@ export const TenantsTable = (props: {
         <>
           <Typography
             variant="body2"
-            color={t.weakestEnforcement === 'none' ? 'error' : 'textPrimary'}
+            className={t.weakestEnforcement === 'none' ? errorText : undefined}
           >
             {ENFORCEMENT_LABEL[t.weakestEnforcement]} at weakest
           </Typography>
           <Typography variant="caption" color="textSecondary">
-            {ENFORCEMENT_LEVELS.filter(l => (t.countsByEnforcement[l] ?? 0) > 0)
-              .map(l => `${ENFORCEMENT_LABEL[l]} ${t.countsByEnforcement[l]}`)
-              .join(' · ')}
+            <WholeItems
+              items={ENFORCEMENT_LEVELS.filter(l => (t.countsByEnforcement[l] ?? 0) > 0).map(
+                l => `${ENFORCEMENT_LABEL[l]} ${t.countsByEnforcement[l]}`,
+              )}
+              separator=" · "
+            />
           </Typography>
         </>
       ),

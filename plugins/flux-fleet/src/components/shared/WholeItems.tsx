@@ -1,0 +1,28 @@
+import { CSSProperties, Fragment } from 'react';
+
+/**
+ * A table cell that wraps between words only: Backstage's cells break words anywhere (`word-break: break-word`),
+ * which at 1280 px cut names, kinds and flags mid-word ("namespac es").
+ */
+export const WORDS_CELL: CSSProperties = { wordBreak: 'normal', overflowWrap: 'normal' };
+
+const WHOLE: CSSProperties = { whiteSpace: 'nowrap' };
+
+/**
+ * Items of a list (cluster/namespace paths, `--flags`, "Kind 3" counts) each kept on one line, the list wrapping
+ * between them: a browser breaks a name after its hyphens and slashes, even where words are kept whole.
+ */
+export const WholeItems = (props: { items: readonly string[]; separator?: string }) => {
+  const separator = props.separator ?? ', ';
+  if (props.items.length === 0) return <>—</>;
+  return (
+    <>
+      {props.items.map((item, n) => (
+        <Fragment key={n}>
+          {n > 0 && separator}
+          <span style={WHOLE}>{item}</span>
+        </Fragment>
+      ))}
+    </>
+  );
+};
