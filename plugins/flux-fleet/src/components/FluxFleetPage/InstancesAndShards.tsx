@@ -17,7 +17,7 @@ import { LoadError } from '../shared/LoadError';
 import { useRefreshOn } from './useRefreshOn';
 import { useErrorTextClass } from '../shared/useErrorTextClass';
 import { NOWRAP_CELL } from '../shared/TruncatedText';
-import { WholeItems, WORDS_CELL } from '../shared/WholeItems';
+import { WholeItems, WholeLines, WORDS_CELL } from '../shared/WholeItems';
 
 const counts = (
   record: Partial<Record<string, number>>,
@@ -44,27 +44,24 @@ const instanceColumns: TableColumn<InstanceSummary>[] = [
   { title: 'Flux', field: 'version', emptyValue: '—', cellStyle: NOWRAP_CELL },
   {
     title: 'Managed by',
-    cellStyle: WORDS_CELL,
-    render: i =>
-      i.operatorManaged ? (
-        <WholeItems items={['Flux Operator', ...(i.fluxInstance ? [`(FluxInstance ${i.fluxInstance})`] : [])]} separator=" " />
-      ) : (
-        <WholeItems items={['not', 'operator-managed']} separator=" " />
-      ),
-  },
-  {
-    title: 'Scope',
-    cellStyle: WORDS_CELL,
-    render: i =>
-      i.watchAllNamespaces ? 'all namespaces' : 'its own namespace',
-  },
-  {
-    title: 'Lockdown',
-    cellStyle: WORDS_CELL,
     render: i => (
-      <WholeItems
-        separator=" · "
-        items={[
+      <WholeLines
+        lines={
+          i.operatorManaged
+            ? ['Flux Operator', ...(i.fluxInstance ? [`FluxInstance ${i.fluxInstance}`] : [])]
+            : ['not operator-managed']
+        }
+      />
+    ),
+  },
+  {
+    // the multi-tenancy settings of Flux's lockdown guide, one a line: at 1280 px, scope and lockdown in columns of
+    // their own, kept whole, pushed the shards and controller problems past the card
+    title: 'Tenancy',
+    render: i => (
+      <WholeLines
+        lines={[
+          i.watchAllNamespaces ? 'all namespaces' : 'its own namespace',
           i.lockdown ? '--no-cross-namespace-refs' : 'cross-namespace refs allowed',
           i.defaultServiceAccount ? `default SA ${i.defaultServiceAccount}` : 'no default SA',
         ]}

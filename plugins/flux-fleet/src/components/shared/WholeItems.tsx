@@ -26,3 +26,14 @@ export const WholeItems = (props: { items: readonly string[]; separator?: string
     </>
   );
 };
+
+/** Short facts one under another, each on one line: a narrow column where " · " between them ran wide. */
+export const WholeLines = (props: { lines: readonly string[] }) => (
+  <>
+    {props.lines.map(line => (
+      <div key={line} style={WHOLE}>
+        {line}
+      </div>
+    ))}
+  </>
+);
