@@ -59,7 +59,7 @@ function columns(
           aria-label={`Details of ${objectTitle(o.ref)} in ${o.ref.cluster}`}
           style={{ textAlign: 'left' }}
         >
-          <TruncatedText text={objectTitle(o.ref)} maxWidth="22em" />
+          <TruncatedText text={objectTitle(o.ref)} maxWidth="16em" />
         </Link>
       ),
     },
@@ -73,7 +73,7 @@ function columns(
           text={ownerLabel(o.owner)}
           color={o.owner.status === 'ok' ? 'textPrimary' : 'error'}
           testId="flux-fleet-shard"
-          maxWidth="14em"
+          maxWidth="10em"
         />
       ),
     },
@@ -90,7 +90,7 @@ function columns(
       render: o => (
         <TruncatedText
           testId="flux-fleet-boundary"
-          maxWidth="14em"
+          maxWidth="10em"
           text={`${ENFORCEMENT_LABEL[o.boundary.enforcement]}${
             o.boundary.tenant ? ` · tenant ${o.boundary.tenant}` : ''
           }`}

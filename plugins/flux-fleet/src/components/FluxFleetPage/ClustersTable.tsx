@@ -103,7 +103,8 @@ export const ClustersTable = (props: {
       render: c => (
         <TruncatedText
           text={kindCounts(c.countsByKind, Infinity)}
-          maxWidth="24em"
+          // narrow enough that the table fits 1280 px: the whole list is in the tooltip
+          maxWidth="13em"
         >
           {kindCounts(c.countsByKind)}
         </TruncatedText>
@@ -133,7 +134,7 @@ export const ClustersTable = (props: {
       emptyValue: '—',
       render: c =>
         c.lastError ? (
-          <TruncatedText text={c.lastError} maxWidth="20em" />
+          <TruncatedText text={c.lastError} maxWidth="12em" />
         ) : (
           '—'
         ),

@@ -13,14 +13,21 @@ import { ENFORCEMENT_LABEL } from '../../lib/boundaryText';
 import { LoadError } from '../shared/LoadError';
 import { useRefreshOn } from './useRefreshOn';
 import { useErrorTextClass } from '../shared/useErrorTextClass';
-import { WholeItems, WORDS_CELL } from '../shared/WholeItems';
+import { BreakablePath, WholeItems, WORDS_CELL } from '../shared/WholeItems';
+import { Fragment } from 'react';
 
-/** The first few items of a list, each kept whole, then how many more. */
-function some(items: string[], max = 4) {
-  if (items.length <= max) return <WholeItems items={items} />;
+/** The first few paths of a list, each part kept whole and a line break allowed after a slash, then how many more. */
+function some(paths: string[][], max = 4) {
+  if (paths.length === 0) return '—';
   return (
     <>
-      <WholeItems items={items.slice(0, max)} /> and {items.length - max} more
+      {paths.slice(0, max).map((parts, n) => (
+        <Fragment key={n}>
+          {n > 0 && ', '}
+          <BreakablePath parts={parts} />
+        </Fragment>
+      ))}
+      {paths.length > max && ` and ${paths.length - max} more`}
     </>
   );
 }
@@ -78,13 +85,13 @@ export const TenantsTable = (props: {
     {
       title: 'Namespaces',
       cellStyle: WORDS_CELL,
-      render: t => some(t.namespaces.map(n => `${n.cluster}/${n.namespace}`)),
+      render: t => some(t.namespaces.map(n => [n.cluster, n.namespace])),
     },
     {
       title: 'Shards used',
       cellStyle: WORDS_CELL,
       render: t =>
-        some(t.shards.map(s => `${s.cluster}/${s.instance}/${s.shard}`)),
+        some(t.shards.map(s => [s.cluster, s.instance, s.shard])),
     },
     { title: 'Flux objects', field: 'objectCount', type: 'numeric' },
     {

@@ -37,3 +37,21 @@ export const WholeLines = (props: { lines: readonly string[] }) => (
     ))}
   </>
 );
+
+/**
+ * A path (`cluster/namespace`, `cluster/instance/shard`) whose parts each stay whole, with a line break allowed after
+ * each slash: a list of such paths kept whole on one line each ran a table past 1280 px.
+ */
+export const BreakablePath = (props: { parts: readonly string[] }) => (
+  <>
+    {props.parts.map((part, n) => (
+      <Fragment key={n}>
+        {n > 0 && <wbr />}
+        <span style={WHOLE}>
+          {part}
+          {n < props.parts.length - 1 ? '/' : ''}
+        </span>
+      </Fragment>
+    ))}
+  </>
+);
