@@ -1,13 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { readTruth } from './groundTruth';
-import { screenshotPath, signIn } from './helpers';
+import { guestToken, screenshotPath, signIn } from './helpers';
 
 const baseURL = process.env.PLAYWRIGHT_BASE_URL ?? 'http://localhost:7007';
 
 /** The API's answer with the guest's token, as the page asks it. */
 async function api(path: string): Promise<any> {
-  const auth = await fetch(`${baseURL}/api/auth/guest/refresh`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
-  const token = (await auth.json()).backstageIdentity.token;
+  const token = await guestToken();
   const res = await fetch(`${baseURL}/api/flux-fleet${path}`, { headers: { Authorization: `Bearer ${token}` } });
   expect(res.status, `GET ${path}`).toBe(200);
   return res.json();

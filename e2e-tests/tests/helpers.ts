@@ -18,3 +18,13 @@ export async function signIn(page: Page): Promise<void> {
   // the sign-in page goes away once the guest identity is in place
   await expect(enter).toBeHidden();
 }
+
+/** The guest's Backstage token from the real auth backend, as the app gets it after "Enter". */
+export async function guestToken(): Promise<string> {
+  const baseURL = process.env.PLAYWRIGHT_BASE_URL ?? 'http://localhost:7007';
+  const res = await fetch(`${baseURL}/api/auth/guest/refresh`, {
+    headers: { 'X-Requested-With': 'XMLHttpRequest' },
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()).backstageIdentity.token;
+}

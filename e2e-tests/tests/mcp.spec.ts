@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stateDir } from './fleetState';
 import { objectKey, readTruth, TruthObject } from './groundTruth';
+import { guestToken } from './helpers';
 import { kubectl } from './kubectl';
 
 /**
@@ -15,14 +16,6 @@ import { kubectl } from './kubectl';
  */
 
 const baseURL = process.env.PLAYWRIGHT_BASE_URL ?? 'http://localhost:7007';
-
-async function guestToken(): Promise<string> {
-  const res = await fetch(`${baseURL}/api/auth/guest/refresh`, {
-    headers: { 'X-Requested-With': 'XMLHttpRequest' },
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()).backstageIdentity.token;
-}
 
 async function connect(token: string): Promise<Client> {
   const client = new Client({ name: 'flux-fleet-e2e', version: '1.0.0' });

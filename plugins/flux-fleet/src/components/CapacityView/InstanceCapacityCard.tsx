@@ -14,6 +14,8 @@ import { CapacityCharts } from './CapacityCharts';
 import { ShardingPlanPanel } from './ShardingPlanPanel';
 import { SourceMark } from './SourceMark';
 import { VerdictStatus } from './VerdictStatus';
+import { NOWRAP_CELL } from '../shared/TruncatedText';
+import { WORDS_CELL } from '../shared/WholeItems';
 
 /**
  * Backstage's table cells break words anywhere: at 1280 px the reasons' sentences, in a column of their own, squeezed
@@ -22,8 +24,6 @@ import { VerdictStatus } from './VerdictStatus';
  * between words, and each controller's reasons take a row of their own under its figures, shaded like them.
  */
 const useStyles = makeStyles(theme => ({
-  whole: { whiteSpace: 'nowrap', wordBreak: 'normal' },
-  words: { wordBreak: 'normal', overflowWrap: 'normal' },
   // `&&` outranks Backstage's odd-row shading, which would shade a controller's two rows differently
   shaded: { '&&': { backgroundColor: theme.palette.background.default } },
   plain: { '&&': { backgroundColor: 'transparent' } },
@@ -33,7 +33,7 @@ const useStyles = makeStyles(theme => ({
 }));
 
 const FigureCell = ({ figure, format }: { figure?: CapacityFigure; format: (v: number) => string }) => (
-  <TableCell align="right" className={useStyles().whole}>
+  <TableCell align="right" style={NOWRAP_CELL}>
     {figure ? (
       <>
         <div>{format(figure.value)}</div>
@@ -90,12 +90,12 @@ export const InstanceCapacityCard = (props: { capacity: InstanceCapacity; refres
         <Table size="small" aria-label={`Controllers of ${i.cluster}/${i.instance}`}>
           <TableHead>
             <TableRow>
-              <TableCell className={classes.whole}>Controller</TableCell>
-              <TableCell className={classes.whole}>Shard</TableCell>
-              <TableCell className={classes.whole}>Verdict</TableCell>
-              <TableCell align="right" className={classes.words}>Utilisation</TableCell>
-              <TableCell align="right" className={classes.words}>Queue wait p95</TableCell>
-              <TableCell align="right" className={classes.words}>Headroom (objects)</TableCell>
+              <TableCell style={NOWRAP_CELL}>Controller</TableCell>
+              <TableCell style={NOWRAP_CELL}>Shard</TableCell>
+              <TableCell style={NOWRAP_CELL}>Verdict</TableCell>
+              <TableCell align="right" style={WORDS_CELL}>Utilisation</TableCell>
+              <TableCell align="right" style={WORDS_CELL}>Queue wait p95</TableCell>
+              <TableCell align="right" style={WORDS_CELL}>Headroom (objects)</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
@@ -103,14 +103,14 @@ export const InstanceCapacityCard = (props: { capacity: InstanceCapacity; refres
               const shade = n % 2 === 0 ? classes.shaded : classes.plain;
               return [
                 <TableRow key={c.controller} className={`${shade} ${classes.figures}`}>
-                  <TableCell className={classes.whole}>{c.controller}</TableCell>
-                  <TableCell className={classes.whole}>{c.shard}</TableCell>
-                  <TableCell className={classes.whole}>
+                  <TableCell style={NOWRAP_CELL}>{c.controller}</TableCell>
+                  <TableCell style={NOWRAP_CELL}>{c.shard}</TableCell>
+                  <TableCell style={NOWRAP_CELL}>
                     <VerdictStatus verdict={c.verdict} />
                   </TableCell>
                   <FigureCell figure={c.figures.utilisation} format={percent} />
                   <FigureCell figure={c.figures.queueWaitP95Seconds} format={seconds} />
-                  <TableCell align="right" className={classes.whole}>
+                  <TableCell align="right" style={NOWRAP_CELL}>
                     {headroom(c.headroomText)}
                   </TableCell>
                 </TableRow>,

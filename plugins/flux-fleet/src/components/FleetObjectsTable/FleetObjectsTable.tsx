@@ -31,6 +31,8 @@ import { RelativeTime } from '../shared/RelativeTime';
 import { FleetObjectFilters } from './FleetObjectFilters';
 import { ObjectFilters, useCursorPages } from './useCursorPages';
 import { useErrorTextClass } from '../shared/useErrorTextClass';
+import { NOWRAP_CELL } from '../shared/TruncatedText';
+import { BreakablePath } from '../shared/WholeItems';
 
 const useStyles = makeStyles({
   table: {
@@ -41,9 +43,6 @@ const useStyles = makeStyles({
     '& td .MuiChip-root': { height: 'auto', maxWidth: '100%' },
     '& td .MuiChip-label': { whiteSpace: 'normal' },
   },
-  // names break after their hyphens even where words are kept whole ("prod-ap- southeast-1"): kept on one line, an
-  // object's namespace and name may still go on two lines after the slash
-  whole: { whiteSpace: 'nowrap' },
 });
 
 /** Page sizes offered; the API allows up to 1000. */
@@ -160,7 +159,8 @@ export const FleetObjectsTable = (props: {
             <TableBody>
               {items.map(o => (
                 <TableRow key={o.key} hover>
-                  <TableCell className={classes.whole}>{o.ref.cluster}</TableCell>
+                  {/* names break after their hyphens even where words are kept whole ("prod-ap- southeast-1") */}
+                  <TableCell style={NOWRAP_CELL}>{o.ref.cluster}</TableCell>
                   <TableCell>
                     <Link
                       component="button"
@@ -171,13 +171,11 @@ export const FleetObjectsTable = (props: {
                       }`}
                       style={{ textAlign: 'left' }}
                     >
-                      <span className={classes.whole}>{o.ref.namespace}/</span>
-                      <wbr />
-                      <span className={classes.whole}>{o.ref.name}</span>
+                      <BreakablePath parts={[o.ref.namespace, o.ref.name]} />
                     </Link>
                   </TableCell>
                   <TableCell>{o.ref.kind}</TableCell>
-                  <TableCell className={classes.whole}>
+                  <TableCell style={NOWRAP_CELL}>
                     <Typography
                       variant="body2"
                       className={o.owner.status === 'ok' ? undefined : errorText}

@@ -1,12 +1,11 @@
 import { CSSProperties, Fragment } from 'react';
+import { NOWRAP_CELL } from './TruncatedText';
 
 /**
  * A table cell that wraps between words only: Backstage's cells break words anywhere (`word-break: break-word`),
  * which at 1280 px cut names, kinds and flags mid-word ("namespac es").
  */
 export const WORDS_CELL: CSSProperties = { wordBreak: 'normal', overflowWrap: 'normal' };
-
-const WHOLE: CSSProperties = { whiteSpace: 'nowrap' };
 
 /**
  * Items of a list (cluster/namespace paths, `--flags`, "Kind 3" counts) each kept on one line, the list wrapping
@@ -20,7 +19,7 @@ export const WholeItems = (props: { items: readonly string[]; separator?: string
       {props.items.map((item, n) => (
         <Fragment key={n}>
           {n > 0 && separator}
-          <span style={WHOLE}>{item}</span>
+          <span style={NOWRAP_CELL}>{item}</span>
         </Fragment>
       ))}
     </>
@@ -31,7 +30,7 @@ export const WholeItems = (props: { items: readonly string[]; separator?: string
 export const WholeLines = (props: { lines: readonly string[] }) => (
   <>
     {props.lines.map(line => (
-      <div key={line} style={WHOLE}>
+      <div key={line} style={NOWRAP_CELL}>
         {line}
       </div>
     ))}
@@ -47,7 +46,7 @@ export const BreakablePath = (props: { parts: readonly string[] }) => (
     {props.parts.map((part, n) => (
       <Fragment key={n}>
         {n > 0 && <wbr />}
-        <span style={WHOLE}>
+        <span style={NOWRAP_CELL}>
           {part}
           {n < props.parts.length - 1 ? '/' : ''}
         </span>
