@@ -226,6 +226,21 @@ describe('CapacityView', () => {
     expect(within(rows[figures + 1]).getByText(/utilisation 23 % is below 70 %/)).toBeInTheDocument();
   });
 
+  it('leads with how many instances are over or near capacity, and shows the worst first', async () => {
+    await renderView();
+    expect(await screen.findByTestId('capacity-headline')).toHaveTextContent(
+      '1 over capacity and 1 near capacity of 4 Flux instances, worst first.',
+    );
+    const cards = screen.getAllByTestId(/^capacity-instance-/).map(c => c.getAttribute('data-testid'));
+    // the API's order is flux-ok, flux-near, flux-system (over), team-ml
+    expect(cards).toEqual([
+      'capacity-instance-staging-flux-system',
+      'capacity-instance-staging-flux-near',
+      'capacity-instance-staging-flux-ok',
+      'capacity-instance-staging-team-ml',
+    ]);
+  });
+
   it('says what to configure when the fleet has no instance', async () => {
     const api = fakeFluxFleetApi({ getCapacity: jest.fn(async () => ({ items: [], generatedAt: 'x' })) });
     await renderWithApis(<CapacityView />, { api });

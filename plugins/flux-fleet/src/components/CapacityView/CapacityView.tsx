@@ -3,7 +3,11 @@ import { useApi } from '@backstage/core-plugin-api';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import Skeleton from '@material-ui/lab/Skeleton';
-import { SIGNAL_CHANNELS } from '@flux-fleet/plugin-flux-fleet-common';
+import {
+  SIGNAL_CHANNELS,
+  type CapacityVerdict,
+  type InstanceCapacity,
+} from '@flux-fleet/plugin-flux-fleet-common';
 import { useCallback, useState } from 'react';
 import { fluxFleetApiRef } from '../../api';
 import { useLiveRefresh } from '../../hooks/useLiveRefresh';
@@ -20,6 +24,19 @@ const CONFIGURE = (
     are estimated from reconcile durations and intervals.
   </Typography>
 );
+
+const VERDICT_RANK: Record<CapacityVerdict, number> = { 'over-capacity': 0, 'near-capacity': 1, ok: 2 };
+
+/** The fleet's answer in one sentence: how many instances are over or near capacity, else that all have room. */
+function headline(items: InstanceCapacity[]): string {
+  const count = (v: CapacityVerdict) => items.filter(i => i.verdict === v).length;
+  const over = count('over-capacity');
+  const near = count('near-capacity');
+  const of = `${items.length} Flux instance${items.length === 1 ? '' : 's'}`;
+  if (over + near === 0) return `All ${of} have room.`;
+  const parts = [over > 0 && `${over} over capacity`, near > 0 && `${near} near capacity`].filter(Boolean);
+  return `${parts.join(' and ')} of ${of}, worst first.`;
+}
 
 /**
  * The Capacity view of the fleet page: per instance the one-sentence answer to "is it near its limit, should I
@@ -49,12 +66,18 @@ export const CapacityView = (props: { refreshTick?: number }) => {
       </Box>
     );
   }
-  const items = report.value.items;
+  // worst first: the question is whether any installation is near its limit, so an over-capacity instance leads
+  const items = [...report.value.items].sort((a, b) => VERDICT_RANK[a.verdict] - VERDICT_RANK[b.verdict]);
   const allEstimated = items.length > 0 && items.every(i => i.source === 'estimate');
   return (
     <Box data-testid="capacity-view">
       {items.length === 0 && (
         <EmptyState missing="data" title="No Flux instance found yet" description={CONFIGURE} />
+      )}
+      {items.length > 0 && (
+        <Typography variant="h6" component="p" data-testid="capacity-headline" gutterBottom>
+          {headline(items)}
+        </Typography>
       )}
       {allEstimated && <Box mb={2}>{CONFIGURE}</Box>}
       {items.map(i => (
