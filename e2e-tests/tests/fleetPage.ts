@@ -55,13 +55,16 @@ export class FleetPage {
     const range =
       (await this.page.getByTestId('flux-fleet-page-range').textContent()) ??
       '';
+    // each row's cluster (first cell), namespace/name and kind (the object's cell, by test id: not column order)
     const keys = await table.locator('tbody tr').evaluateAll(rows =>
       rows
-        .map(row => [...row.querySelectorAll('td')].map(td => td.textContent))
-        .filter(cells => cells.length > 3)
-        .map(([cluster, namespacedName, kind]) => {
-          const [namespace, name] = (namespacedName ?? '').split('/');
-          return `${cluster}/${namespace}/${kind}/${name}`;
+        .filter(row => row.querySelector('[data-testid="flux-fleet-object-name"]'))
+        .map(row => {
+          const cluster = row.querySelector('td')?.textContent;
+          const text = (id: string) =>
+            row.querySelector(`[data-testid="${id}"]`)?.textContent ?? '';
+          const [namespace, name] = text('flux-fleet-object-name').split('/');
+          return `${cluster}/${namespace}/${text('flux-fleet-object-kind')}/${name}`;
         }),
     );
     return { keys, range };

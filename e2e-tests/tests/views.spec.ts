@@ -102,11 +102,32 @@ async function brokenWords(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Tables of Flux Fleet views wider than the box they scroll in, with both widths: at 1280 px a reader should not
+ * have to scroll sideways to see a row's last columns (nothing is cut off, but the state or the findings are).
+ */
+async function tablesWiderThanTheView(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const wide: string[] = [];
+    for (const table of document.querySelectorAll('[data-testid^="flux-fleet"] table, [data-testid^="capacity"] table')) {
+      let box = table.parentElement;
+      while (box && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
+      const available = box?.clientWidth ?? document.documentElement.clientWidth;
+      const width = Math.ceil(table.getBoundingClientRect().width);
+      if (width > available + 1) {
+        const named = table.closest('[data-testid]')?.getAttribute('data-testid') ?? 'a table';
+        wide.push(`${named}: ${width} px in ${available} px`);
+      }
+    }
+    return wide;
+  });
+}
+
 test.use({ viewport: { width: 1280, height: 800 } });
 
 for (const theme of ['light', 'dark'] as const) {
   for (const view of VIEWS) {
-    test(`${view.name} (${theme}): no serious or critical accessibility violation, no word broken in a table cell`, async ({
+    test(`${view.name} (${theme}): no serious or critical accessibility violation, no word broken in a table cell, no table wider than the page`, async ({
       page,
     }) => {
       // Backstage keeps the chosen theme in localStorage `theme` (the user settings' theme switch)
@@ -150,6 +171,7 @@ for (const theme of ['light', 'dark'] as const) {
       expect(await brokenWords(page), `words broken in ${view.name}`).toEqual(
         [],
       );
+      expect(await tablesWiderThanTheView(page), `tables scrolling sideways in ${view.name}`).toEqual([]);
     });
   }
 }

@@ -34,6 +34,7 @@ import { ObjectActions } from '../ObjectActions';
 import { ObjectDetailDrawer } from '../ObjectDetail';
 import { ReconcileStateLabel } from '../shared/ReconcileStateLabel';
 import { NOWRAP_CELL, TruncatedText } from '../shared/TruncatedText';
+import { SecondLine } from '../shared/WholeItems';
 import { RelativeTime } from '../shared/RelativeTime';
 import { EntityObjectFilters } from './EntityObjectFilters';
 import { NO_FILTER, matchesFilter } from './entityObjectFilter';
@@ -64,44 +65,47 @@ function columns(
       ),
     },
     {
-      title: 'Instance / shard',
+      // the boundary under the instance and shard, and the last change under the state: at 1280 px columns of
+      // their own ran the table to 1,253 px
+      title: 'Instance / shard and boundary',
       customSort: (a, b) =>
         ownerLabel(a.owner).localeCompare(ownerLabel(b.owner)),
       cellStyle: NOWRAP_CELL,
       render: o => (
-        <TruncatedText
-          text={ownerLabel(o.owner)}
-          color={o.owner.status === 'ok' ? 'textPrimary' : 'error'}
-          testId="flux-fleet-shard"
-          maxWidth="10em"
-        />
+        <>
+          <TruncatedText
+            text={ownerLabel(o.owner)}
+            color={o.owner.status === 'ok' ? 'textPrimary' : 'error'}
+            testId="flux-fleet-shard"
+            maxWidth="12em"
+          />
+          <SecondLine>
+            <TruncatedText
+              testId="flux-fleet-boundary"
+              maxWidth="12em"
+              color="textSecondary"
+              text={`${ENFORCEMENT_LABEL[o.boundary.enforcement]}${
+                o.boundary.tenant ? ` · tenant ${o.boundary.tenant}` : ''
+              }`}
+            />
+          </SecondLine>
+        </>
       ),
     },
     {
       title: 'State',
-      customSort: (a, b) => compareStateSeverity(a.state.state, b.state.state),
-      render: o => <ReconcileStateLabel object={o} compact />,
-    },
-    {
-      title: 'Boundary',
-      customSort: (a, b) =>
-        a.boundary.enforcement.localeCompare(b.boundary.enforcement),
-      cellStyle: NOWRAP_CELL,
-      render: o => (
-        <TruncatedText
-          testId="flux-fleet-boundary"
-          maxWidth="10em"
-          text={`${ENFORCEMENT_LABEL[o.boundary.enforcement]}${
-            o.boundary.tenant ? ` · tenant ${o.boundary.tenant}` : ''
-          }`}
-        />
-      ),
-    },
-    {
-      title: 'Changed',
       field: 'updatedAt',
-      cellStyle: NOWRAP_CELL,
-      render: o => <RelativeTime time={o.updatedAt} />,
+      customSort: (a, b) =>
+        compareStateSeverity(a.state.state, b.state.state) ||
+        b.updatedAt.localeCompare(a.updatedAt),
+      render: o => (
+        <>
+          <ReconcileStateLabel object={o} compact />
+          <SecondLine>
+            changed <RelativeTime time={o.updatedAt} />
+          </SecondLine>
+        </>
+      ),
     },
     {
       title: 'Actions',

@@ -103,8 +103,12 @@ const rowNames = () =>
   [
     ...screen
       .getByTestId('flux-fleet-fleet-objects')
-      .querySelectorAll('tbody tr td:nth-child(2)'),
-  ].map(cell => cell.textContent);
+      .querySelectorAll('[data-testid="flux-fleet-object-name"]'),
+  ].map(name => name.textContent);
+
+/** A line of a cell (its words each kept whole in spans of their own), by its whole text. */
+const line = (text: string) => (_: string, element: Element | null) =>
+  element?.tagName === 'DIV' && element.textContent === text;
 
 const lastObjectQuery = (api: ReturnType<typeof pageApi>): ObjectQuery =>
   api.getObjects.mock.calls[api.getObjects.mock.calls.length - 1][0];
@@ -353,7 +357,7 @@ describe('FluxFleetPageContent', () => {
         'prod-eu-1 / flux-system / main',
       ]);
       expect(
-        within(screen.getByTestId('flux-fleet-instances')).getByText('FluxInstance flux'),
+        within(screen.getByTestId('flux-fleet-instances')).getByText(line('FluxInstance flux')),
       ).toBeInTheDocument();
       const shardRow = screen
         .getByRole('button', {
@@ -434,9 +438,9 @@ describe('FluxFleetPageContent', () => {
     );
     const table = within(await screen.findByTestId('flux-fleet-instances'));
     // management and tenancy settings one a line
-    const row = table.getByText('FluxInstance flux').closest('tr')!;
-    for (const line of ['Flux Operator', 'all namespaces', 'cross-namespace refs allowed', 'default SA default-apply']) {
-      expect(within(row).getByText(line)).toBeInTheDocument();
+    const row = table.getByText(line('FluxInstance flux')).closest('tr')!;
+    for (const text of ['Flux Operator', 'all namespaces', 'cross-namespace refs allowed', 'default SA default-apply']) {
+      expect(within(row).getByText(line(text))).toBeInTheDocument();
     }
     expect(
       table.getByText(

@@ -8,6 +8,7 @@ import { useErrorTextClass } from './useErrorTextClass';
 import { RevisionLink } from './RevisionLink';
 import { StaleMarker } from './StaleMarker';
 import { StatusTone } from './StatusTone';
+import { WholeItems } from './WholeItems';
 
 const useStyles = makeStyles({
   // the parts wrap between each other, never inside a word (a table cell would break "Progressing" mid-word)
@@ -25,13 +26,20 @@ export const ReconcileStateName = (props: {
   object: Pick<FleetObject, 'state'>;
 }) => {
   const { state } = props.object;
-  const by = state.blockedBy
-    ? ` by ${state.blockedBy.kind} ${state.blockedBy.namespace}/${state.blockedBy.name}`
-    : '';
+  const by = state.blockedBy;
   return (
     <StatusTone tone={STATE_TONE[state.state]}>
-      {STATE_LABEL[state.state]}
-      {by}
+      {/* the blocking dependency may wrap between its words: kept on one line, "Blocked by Kustomization
+          flux-system/infra-controllers" alone ran the objects table past the page at 1280 px */}
+      <span style={{ whiteSpace: 'normal' }}>
+        {STATE_LABEL[state.state]}
+        {by && (
+          <>
+            {' '}
+            <WholeItems items={['by', by.kind, `${by.namespace}/${by.name}`]} separator=" " />
+          </>
+        )}
+      </span>
     </StatusTone>
   );
 };
@@ -77,7 +85,13 @@ export const ReconcileStateLabel = (props: {
           </Typography>
         )}
         {attempted && (
-          <Typography variant="body2" component="span" color="textSecondary">
+          // "attempted" may go on the line above the revision: together they widened the objects table's state
+          <Typography
+            variant="body2"
+            component="span"
+            color="textSecondary"
+            style={{ whiteSpace: 'normal' }}
+          >
             attempted{' '}
             <RevisionLink revision={attempted} sourceUrl={object.sourceUrl} />
           </Typography>

@@ -1,4 +1,5 @@
-import { CSSProperties, Fragment } from 'react';
+import Typography from '@material-ui/core/Typography';
+import { CSSProperties, Fragment, ReactNode } from 'react';
 import { NOWRAP_CELL } from './TruncatedText';
 
 /**
@@ -26,12 +27,16 @@ export const WholeItems = (props: { items: readonly string[]; separator?: string
   );
 };
 
-/** Short facts one under another, each on one line: a narrow column where " · " between them ran wide. */
+/**
+ * Short facts one under another, each starting a line of its own; a fact too long for its column wraps between its
+ * words, never inside one (a browser breaks "cross-namespace" after its hyphen): a narrow column where " · "
+ * between them ran wide.
+ */
 export const WholeLines = (props: { lines: readonly string[] }) => (
   <>
     {props.lines.map(line => (
-      <div key={line} style={NOWRAP_CELL}>
-        {line}
+      <div key={line} style={{ whiteSpace: 'normal' }}>
+        <WholeItems items={line.split(' ')} separator=" " />
       </div>
     ))}
   </>
@@ -53,4 +58,21 @@ export const BreakablePath = (props: { parts: readonly string[] }) => (
       </Fragment>
     ))}
   </>
+);
+
+/**
+ * A cell's second fact, under its first in the secondary text colour (an object's kind under its name, the boundary
+ * under the instance): at 1280 px a column of its own for each pushed the tables past the page.
+ */
+export const SecondLine = (props: { children: ReactNode; testId?: string }) => (
+  <Typography
+    variant="body2"
+    color="textSecondary"
+    component="div"
+    data-testid={props.testId}
+    // wraps between words even in a cell kept on one line: it may hold a BreakablePath
+    style={{ ...WORDS_CELL, whiteSpace: 'normal' }}
+  >
+    {props.children}
+  </Typography>
 );
