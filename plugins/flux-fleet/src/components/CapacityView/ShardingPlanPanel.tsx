@@ -75,11 +75,20 @@ export const ShardingPlanPanel = (props: { cluster: string; instance: string }) 
       ))}
       {p.commands.length > 0 && (
         <Box mt={2}>
-          <Box display="flex" alignItems="center">
-            <Typography variant="subtitle2">Commands</Typography>
+          <Box display="flex" alignItems="center" style={{ gap: 8 }}>
+            <Typography variant="subtitle2">
+              {p.commands.length} command{p.commands.length === 1 ? '' : 's'}
+            </Typography>
             <CopyTextButton text={commands} tooltipText="Commands copied" aria-label="Copy the commands" />
           </Box>
-          <CodeSnippet language="bash" text={commands} showCopyCodeButton />
+          {/* a plan can hold hundreds of commands (one per labelled group): a box of its own height, scrolled, and the
+              button above copies them all; drawn at full height, the page ran on for screens and Chromium left part
+              of the block unpainted */}
+          <CodeSnippet
+            language="bash"
+            text={commands}
+            customStyle={{ maxHeight: '20em', overflow: 'auto' }}
+          />
         </Box>
       )}
       {p.controllers?.kind === 'flux-instance' && (
