@@ -1,4 +1,5 @@
 import { FleetSim, generateTls, startFleetSim } from '@flux-fleet/fleet-sim';
+import http from 'node:http';
 import http2 from 'node:http2';
 import https from 'node:https';
 import { ClusterClient } from './ClusterClient';
@@ -129,6 +130,43 @@ describe('ClusterClient over HTTPS', () => {
       );
     } finally {
       await other.close();
+    }
+  });
+});
+
+/** A cluster's API server over plain HTTP (`kubectl proxy`, the simulator): how many connections the client opens. */
+describe('ClusterClient over plain HTTP', () => {
+  it('keeps its connection alive: requests one after another share one', async () => {
+    const connections: string[] = [];
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'KustomizationList', metadata: {}, items: [{ n: req.url }] }));
+    });
+    server.on('connection', socket => connections.push(`${socket.remotePort}`));
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const c = new ClusterClient(
+        'plain',
+        createKubeConfig({
+          name: 'plain',
+          url: `http://127.0.0.1:${port}`,
+          auth: { type: 'serviceAccountToken', token: 'any' },
+          skipTLSVerify: true,
+          configKey: 'test',
+        }),
+        10_000,
+      );
+      for (let i = 0; i < 3; i++) {
+        const items: unknown[] = [];
+        await c.getList('/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations', { limit: 1 }, item => items.push(item));
+        expect(items).toHaveLength(1);
+        await expect(c.getJson('/version')).resolves.toMatchObject({ kind: 'KustomizationList' });
+      }
+      expect(connections).toHaveLength(1);
+    } finally {
+      server.closeAllConnections();
+      server.close();
     }
   });
 });

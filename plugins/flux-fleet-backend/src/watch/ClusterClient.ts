@@ -45,6 +45,8 @@ export class ClusterClient {
   private cachedOptions?: { options: https.RequestOptions; expires: number };
   /** The connection pool kept across refreshes of the options while the TLS material stays the same. */
   private pool?: { agent: https.Agent; material: readonly unknown[]; http2: Http2Connection };
+  /** The keep-alive agent of a plain-HTTP server (see {@link keepAliveAgent}). */
+  private plainAgent?: http.Agent;
   private readonly transport: typeof http | typeof https;
   /** The API server's URL, without a trailing slash. */
   readonly server: string;
@@ -481,6 +483,17 @@ export class ClusterClient {
     options: https.RequestOptions,
   ): https.RequestOptions['agent'] {
     const agent = options.agent;
+    if (this.transport === http && agent instanceof http.Agent && agent.constructor === http.Agent) {
+      // A plain-HTTP server (`kubectl proxy`, the fleet simulator): client-node's agent keeps no connection alive
+      // either, so each list page and GET opened a TCP connection of its own. One agent with client-node's options
+      // that keeps them: the index benchmark at fleet M opened 449 connections instead of 1,457, and its first sync
+      // took 7,275 ms of CPU instead of 7,885 (means of 3 alternating runs).
+      this.plainAgent ??= new http.Agent({
+        ...(agent as http.Agent & { options: http.AgentOptions }).options,
+        keepAlive: true,
+      });
+      return this.plainAgent;
+    }
     if (
       this.transport !== https ||
       !(agent instanceof https.Agent) ||
