@@ -1,9 +1,11 @@
 import { Table, TableColumn } from '@backstage/core-components';
 import Link from '@material-ui/core/Link';
+import Typography from '@material-ui/core/Typography';
 import {
   ClusterHealth,
   ClusterStatus,
 } from '@flux-fleet/plugin-flux-fleet-common';
+import { clustersHeadline } from '../../lib/clustersHeadline';
 import { StateTone } from '../../lib/stateText';
 import { Age, RelativeTime } from '../shared/RelativeTime';
 import { MalformedObjectsNote } from '../shared/MalformedObjectsNote';
@@ -48,10 +50,10 @@ function lagText(ms: number | undefined): string {
 }
 
 /**
- * The health of every configured cluster: status, object counts, last event and lag, since when it is unreachable and
+ * The health of every configured cluster, led by one sentence (all synced, or which are not, worst first): status, object counts, last event and lag, since when it is unreachable and
  * its last error. A cluster's name filters the objects to it.
  *
- * Test ids: `flux-fleet-clusters`; each name is a button "Objects of cluster <name>".
+ * Test ids: `flux-fleet-clusters`, `flux-fleet-clusters-headline`; each name is a button "Objects of cluster <name>".
  */
 export const ClustersTable = (props: {
   clusters: ClusterHealth[];
@@ -142,6 +144,11 @@ export const ClustersTable = (props: {
   ];
   return (
     <div data-testid="flux-fleet-clusters">
+      {props.clusters.length > 0 && (
+        <Typography variant="h6" component="p" gutterBottom data-testid="flux-fleet-clusters-headline">
+          {clustersHeadline(props.clusters)}
+        </Typography>
+      )}
       <Table<ClusterHealth>
         title={`Clusters (${props.clusters.length})`}
         columns={columns}

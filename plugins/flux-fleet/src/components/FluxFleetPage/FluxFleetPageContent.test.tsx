@@ -140,6 +140,10 @@ describe('FluxFleetPageContent', () => {
     ).toBeInTheDocument();
 
     const table = await screen.findByTestId('flux-fleet-clusters');
+    // the answer first: which clusters are not synced, and why
+    expect(within(table).getByTestId('flux-fleet-clusters-headline')).toHaveTextContent(
+      /^\d of 3 clusters synced; prod-us-1 unreachable for 5 minutes/,
+    );
     const usRow = within(table)
       .getByRole('button', { name: 'Objects of cluster prod-us-1' })
       .closest('tr')!;
