@@ -442,6 +442,10 @@ describe('FluxFleetPageContent', () => {
     );
     const table = within(await screen.findByTestId('flux-fleet-instances'));
     // management and tenancy settings one a line
+    // the answer first: which instance's controllers have problems
+    expect(screen.getByTestId('flux-fleet-instances-headline')).toHaveTextContent(
+      /controllers of prod-eu-1\/flux-system have problems/,
+    );
     const row = table.getByText(line('FluxInstance flux')).closest('tr')!;
     for (const text of ['Flux Operator', 'all namespaces', 'cross-namespace refs allowed', 'default SA default-apply']) {
       expect(within(row).getByText(line(text))).toBeInTheDocument();

@@ -11,6 +11,7 @@ import {
 } from '@flux-fleet/plugin-flux-fleet-common';
 import { fluxFleetApiRef } from '../../api';
 import { useRefreshable } from '../../hooks/useRefreshable';
+import { instancesHeadline } from '../../lib/instancesHeadline';
 import { STATE_LABEL, compareStateSeverity } from '../../lib/stateText';
 import { ObjectFilters } from '../FleetObjectsTable';
 import { ShardLoadChart } from './ShardLoadChart';
@@ -112,7 +113,7 @@ const instanceColumns: TableColumn<InstanceSummary>[] = [
  * The fleet's Flux instances and their shards: each instance's version, management, scope and lockdown; the load
  * per shard; and each shard's objects by kind and by state. A shard's name filters the objects to it.
  *
- * Test ids: `flux-fleet-instances`, `flux-fleet-shards`, `flux-fleet-shard-load`; each shard name is a button
+ * Test ids: `flux-fleet-instances-headline`, `flux-fleet-instances`, `flux-fleet-shards`, `flux-fleet-shard-load`; each shard name is a button
  * "Objects of shard <cluster>/<instance>/<shard>".
  */
 export const InstancesAndShards = (props: {
@@ -218,6 +219,11 @@ export const InstancesAndShards = (props: {
   ];
   return (
     <Box display="flex" flexDirection="column" style={{ gap: 24 }}>
+      {instances.length > 0 && (
+        <Typography variant="h6" component="p" data-testid="flux-fleet-instances-headline">
+          {instancesHeadline(instances, shards.length)}
+        </Typography>
+      )}
       <div data-testid="flux-fleet-instances">
         <Table<InstanceSummary>
           title={`Instances (${instances.length})`}

@@ -1,0 +1,27 @@
+import { InstanceSummary } from '@flux-fleet/plugin-flux-fleet-common';
+
+const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+/** Controllers of the instance that cannot work as deployed: a selector that does not parse, or a problem found. */
+function troubled(instance: InstanceSummary): boolean {
+  return instance.controllers.some(c => c.selectorError || (c.problems ?? []).length > 0);
+}
+
+/**
+ * The Instances & shards tab's answer in one sentence: how many Flux instances run how many shards on how many
+ * clusters, and which instances' controllers have problems (named, up to three) or that none has.
+ */
+export function instancesHeadline(instances: readonly InstanceSummary[], shardCount: number): string {
+  const clusters = new Set(instances.map(i => i.cluster)).size;
+  const fleet = `${plural(instances.length, 'Flux instance')} on ${plural(clusters, 'cluster')} ${
+    instances.length === 1 ? 'runs' : 'run'
+  } ${plural(
+    shardCount,
+    'shard',
+  )}`;
+  const named = instances.filter(troubled).map(i => `${i.cluster}/${i.name}`);
+  if (named.length === 0) return `${fleet}; no controller reports a problem.`;
+  const shown = named.slice(0, 3).join(', ');
+  const more = named.length > 3 ? ` and ${named.length - 3} more` : '';
+  return `${fleet}; controllers of ${shown}${more} have problems (below).`;
+}
