@@ -58,21 +58,6 @@ const EMPTY: Readonly<Record<string, string>> = Object.freeze({});
 
 const CONDITION_TYPES = ['Ready', 'Stalled', 'Reconciling'] as const;
 
-/**
- * The fields pooled through {@link ValuePool.internAt}, each with its slot: those whose value mostly repeats from one
- * object of a list to the next (at fleet M, 87 to 100 % of the time; a revision only 15 %, so it is not here).
- */
-const RECENT = {
-  namespace: 0,
-  apiVersion: 1,
-  conditionStatus: 2,
-  conditionReason: 3,
-  interval: 4,
-  serviceAccountName: 5,
-  artifactHost: 6,
-  workloadNamespace: 7,
-} as const;
-
 /** The first `limit` characters of a long text, copied so that the long original can be freed. */
 function cut(text: string, limit: number): string {
   // A slice of a string keeps the whole original alive in V8; joining characters makes an independent copy.
@@ -128,11 +113,6 @@ class RecordBuilder {
 
   intern(value: string | undefined): string | undefined {
     return value === undefined ? undefined : this.pool.intern(value);
-  }
-
-  /** {@link intern} of a field whose value mostly repeats from object to object (`RECENT`). */
-  internAt(slot: number, value: string | undefined): string | undefined {
-    return value === undefined ? undefined : this.pool.internAt(slot, value);
   }
 
   labels(
@@ -252,8 +232,8 @@ class RecordBuilder {
     }
     // One literal with every field: fields added one by one would spill into a separate property store.
     return {
-      status: this.pool.internAt(RECENT.conditionStatus, status),
-      reason: this.internAt(RECENT.conditionReason, reason),
+      status: this.pool.intern(status),
+      reason: this.intern(reason),
       // Not pooled: a message names its object's revision, release or name, so few are equal, and the index keeps
       // a Ready message as a template without them (messageTemplate). Pooled, they were 3.5 MiB of strings that only
       // the pool held, beside its tables, at fleet M after the sync (heap snapshot of 2026-12-06), and hashing
@@ -566,10 +546,10 @@ function normalizeUnsafe(
   const record: FluxObjectRecord = {
     key: fluxObjectKey(cluster, namespace, kind, name),
     cluster,
-    namespace: pool.internAt(RECENT.namespace, namespace),
+    namespace: pool.intern(namespace),
     kind,
     name,
-    apiVersion: pool.internAt(RECENT.apiVersion, apiVersion),
+    apiVersion: pool.intern(apiVersion),
     writtenApiVersion: writtenVersionOf(raw, apiVersion, pool),
     generation,
     labels,
@@ -577,9 +557,9 @@ function normalizeUnsafe(
     deletionTimestamp: metadata.string('deletionTimestamp'),
     suspend,
     serviceAccountName: IMPERSONATING_KINDS.includes(kind)
-      ? builder.internAt(RECENT.serviceAccountName, spec.string('serviceAccountName') || undefined)
+      ? builder.intern(spec.string('serviceAccountName') || undefined)
       : undefined,
-    interval: builder.internAt(RECENT.interval, interval),
+    interval: builder.intern(interval),
     sourceRef,
     chart,
     dependsOn:
@@ -605,7 +585,7 @@ function normalizeUnsafe(
     artifactHost:
       artifactUrl === undefined
         ? undefined
-        : builder.internAt(RECENT.artifactHost, urlHost(artifactUrl)),
+        : builder.intern(urlHost(artifactUrl)),
     lastReconcileDurationMs,
     problems: problems.length > 0 ? problems.slice() : undefined,
   };
@@ -715,7 +695,7 @@ export function normalizeWorkload(
       id: builder.pool.intern(
         inventoryId(namespace, name, WORKLOAD_KIND_GROUP[workloadKind], workloadKind),
       ),
-      namespace: builder.pool.internAt(RECENT.workloadNamespace, namespace),
+      namespace: builder.pool.intern(namespace),
       kind: workloadKind,
       name,
       kubernetesId: labels[LABELS.kubernetesId],

@@ -49,30 +49,6 @@ describe('ValuePool', () => {
     expect(pool.labels({ i: '5' })).toEqual({ i: '5' });
   });
 
-  it('gives a field the value it last pooled when the next is equal, holding what intern would hold', () => {
-    const pool = new ValuePool(2);
-    const plain = new ValuePool(2);
-    const first = ['flux', '-system'].join('');
-    expect(pool.internAt(0, first)).toBe(first);
-    expect(pool.internAt(0, ['flux-', 'system'].join(''))).toBe(first);
-    // another field's slot does not answer for this one
-    const other = ['team', '-a'].join('');
-    expect(pool.internAt(1, other)).toBe(other);
-    // the generations turn: the remembered value is found again through the pool, and moved as intern moves it
-    for (const value of [first, other, 'b', 'c']) plain.intern(value);
-    pool.intern('b');
-    pool.intern('c');
-    expect(pool.internAt(0, ['flux-sys', 'tem'].join(''))).toBe(first);
-    plain.intern(first);
-    expect(pool.size).toBe(plain.size);
-    // a value dropped from the pool is not given back from the slot
-    pool.intern('d');
-    pool.intern('e');
-    pool.intern('f');
-    const again = ['team', '-a'].join('');
-    expect(pool.internAt(1, again)).toBe(again);
-  });
-
   it('does not pool very long strings', () => {
     const pool = new ValuePool(100, 10);
     const long = 'x'.repeat(11);

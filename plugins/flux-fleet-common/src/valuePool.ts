@@ -11,8 +11,6 @@
 class Generations<K, T> {
   private current = new Map<K, T>();
   private previous = new Map<K, T>();
-  /** How many times the current generation became the previous one: a key in `current` stays there until the next. */
-  turns = 0;
 
   constructor(private readonly limit: number) {}
 
@@ -28,7 +26,6 @@ class Generations<K, T> {
     if (this.current.size >= this.limit) {
       this.previous = this.current;
       this.current = new Map();
-      this.turns++;
     }
     this.current.set(key, value);
   }
@@ -40,18 +37,12 @@ class Generations<K, T> {
 
 type LabelSet = Readonly<Record<string, string>>;
 
-/** How many fields may remember their last pooled value ({@link ValuePool.internAt}). */
-export const RECENT_SLOTS = 16;
-
 /** Shares equal strings and equal small objects between records. */
 export class ValuePool {
   private readonly strings: Generations<string, string>;
   private readonly objects: Generations<string, object>;
   /** Label sets by a hash of their content; a bucket holds the sets whose hashes collide. */
   private readonly labelSets: Generations<number, LabelSet | LabelSet[]>;
-  /** By slot of {@link internAt}: the value last pooled there, and the turn of `strings` it was in `current` at. */
-  private readonly recent: string[] = new Array<string>(RECENT_SLOTS).fill('');
-  private readonly recentTurns: number[] = new Array<number>(RECENT_SLOTS).fill(-1);
 
   /**
    * @param limit - entries per generation and kind of value.
@@ -70,27 +61,6 @@ export class ValuePool {
     if (found !== undefined) return found;
     this.strings.set(value, value);
     return value;
-  }
-
-  /**
-   * {@link intern} for a field pooled object after object (a namespace, an API version, a condition's reason), whose
-   * value mostly equals the previous object's: lists come namespace by namespace and kind by kind. `slot` (below
-   * {@link RECENT_SLOTS}, one per such field of the caller) remembers the value last pooled for the field; comparing
-   * with it spares the lookup in the pool's maps, which hashes the new string and reads a cold one (at fleet M, 0.3 µs
-   * a value replayed alone, 0.8 µs in the sync's CPU profile; with these fields, 58 % of the values pooled there, the
-   * normaliser took 973 -> 917 ms, median of 8 alternating runs). The pool ends the same as through {@link intern}: a remembered value is
-   * used only while it is in the current generation, where a lookup would have found it and moved nothing.
-   */
-  internAt(slot: number, value: string): string {
-    if (value === this.recent[slot] && this.recentTurns[slot] === this.strings.turns) {
-      return this.recent[slot];
-    }
-    const pooled = this.intern(value);
-    if (pooled.length <= this.maxLength) {
-      this.recent[slot] = pooled;
-      this.recentTurns[slot] = this.strings.turns;
-    }
-    return pooled;
   }
 
   /**
