@@ -486,8 +486,8 @@ export class ClusterClient {
     if (this.transport === http && agent instanceof http.Agent && agent.constructor === http.Agent) {
       // A plain-HTTP server (`kubectl proxy`, the fleet simulator): client-node's agent keeps no connection alive
       // either, so each list page and GET opened a TCP connection of its own. One agent with client-node's options
-      // that keeps them: the index benchmark at fleet M opened 449 connections instead of 1,457, and its first sync
-      // took 7,275 ms of CPU instead of 7,885 (means of 3 alternating runs).
+      // that keeps them: the index benchmark at fleet M opened 449 connections instead of 1,457. Its sync CPU moved
+      // less than from run to run on a 2-core machine (7,485 / 9,344 ms without, 8,541 / 8,360 ms with).
       this.plainAgent ??= new http.Agent({
         ...(agent as http.Agent & { options: http.AgentOptions }).options,
         keepAlive: true,

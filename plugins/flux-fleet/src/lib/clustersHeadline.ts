@@ -1,5 +1,6 @@
 import { ClusterHealth, ClusterStatus } from '@flux-fleet/plugin-flux-fleet-common';
 import { ageOf } from './relativeTime';
+import { namedUpTo } from './words';
 
 /** Worst first: what a platform engineer must act on before what only waits. */
 const RANK: Record<ClusterStatus, number> = {
@@ -39,9 +40,8 @@ export function clustersHeadline(clusters: readonly ClusterHealth[], now: number
     .filter(c => c.status !== 'synced')
     .sort((a, b) => RANK[a.status] - RANK[b.status] || a.name.localeCompare(b.name));
   if (behind.length === 0) return clusters.length === 1 ? 'The cluster is synced.' : `All ${of} synced.`;
-  const named = behind.slice(0, NAMED).map(c => problem(c, now));
-  const more = behind.length - named.length;
-  return `${clusters.length - behind.length} of ${of} synced; ${named.join(', ')}${
-    more > 0 ? ` and ${more} more` : ''
-  }.`;
+  return `${clusters.length - behind.length} of ${of} synced; ${namedUpTo(
+    behind.map(c => problem(c, now)),
+    NAMED,
+  )}.`;
 }

@@ -1,6 +1,6 @@
 import { InstanceSummary } from '@flux-fleet/plugin-flux-fleet-common';
 
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+import { namedUpTo, plural } from './words';
 
 /** Controllers of the instance that cannot work as deployed: a selector that does not parse, or a problem found. */
 function troubled(instance: InstanceSummary): boolean {
@@ -21,7 +21,5 @@ export function instancesHeadline(instances: readonly InstanceSummary[], shardCo
   )}`;
   const named = instances.filter(troubled).map(i => `${i.cluster}/${i.name}`);
   if (named.length === 0) return `${fleet}; no controller reports a problem.`;
-  const shown = named.slice(0, 3).join(', ');
-  const more = named.length > 3 ? ` and ${named.length - 3} more` : '';
-  return `${fleet}; controllers of ${shown}${more} have problems (below).`;
+  return `${fleet}; controllers of ${namedUpTo(named, 3)} have problems (below).`;
 }

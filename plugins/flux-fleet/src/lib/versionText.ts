@@ -1,3 +1,4 @@
+import { plural } from './words';
 /**
  * The words of the Flux versions view (rules §10): how far an instance is behind, where its version was read,
  * what blocks its next upgrade, and the one sentence for the fleet.
@@ -16,8 +17,6 @@ export const VERSION_SOURCE_WORDS: Readonly<Record<FluxVersionSource, string>> =
     'version-label': "read from the controllers' version label",
     'controller-images': "inferred from the controllers' image versions",
   };
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** "latest", "2 patch releases behind", "1 minor (3 releases) behind"; undefined when the version is unknown. */
 export function behindText(row: InstanceVersionRow): string | undefined {
