@@ -33,7 +33,7 @@ export class FleetPage {
         groups.map(g => g.getAttribute('data-testid') ?? ''),
       );
     return ids
-      .filter(id => id !== 'flux-fleet-findings-panel')
+      .filter(id => !['flux-fleet-findings-panel', 'flux-fleet-findings-headline'].includes(id))
       .map(id => id.replace(/^flux-fleet-findings-/, ''));
   }
 

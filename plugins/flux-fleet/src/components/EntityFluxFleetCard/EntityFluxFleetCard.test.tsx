@@ -85,7 +85,7 @@ describe('EntityFluxFleetCard', () => {
     );
     expect(state).toHaveTextContent('main@sha1:4f1c2d0b');
     expect(state).toHaveTextContent('attempted main@sha1:9ab2e7c4');
-    expect(state).toHaveTextContent('1 hour ago');
+    expect(state).toHaveTextContent('for 1 hour');
     expect(
       within(failing).getByTestId('flux-fleet-boundary'),
     ).toHaveTextContent(
@@ -159,7 +159,7 @@ describe('EntityFluxFleetCard', () => {
       [
         'Suspended',
         'Flux does not reconcile it until it is resumed',
-        '4 days ago',
+        'for 4 days',
       ],
     ],
     [

@@ -156,6 +156,8 @@ export const FleetObjectsTable = (props: {
                               {n > 0 && ' · '}
                               <TableSortLabel
                                 active={filters.sort === c.sort}
+                                // the hidden arrow of an inactive label left a gap before " · Kind"
+                                hideSortIcon
                                 direction={
                                   filters.sort === c.sort
                                     ? filters.order ?? 'asc'

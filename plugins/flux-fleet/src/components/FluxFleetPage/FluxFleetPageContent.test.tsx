@@ -481,6 +481,20 @@ describe('FluxFleetPageContent', () => {
           'no controller of prod-eu-1 selects sharding.fluxcd.io/key=shard3',
         related: [],
       },
+      {
+        type: 'shard-over-capacity',
+        severity: 'warning',
+        shard: { cluster: 'prod-eu-1', instance: 'flux-system', shard: 'shard1' },
+        message: 'shard1 of prod-eu-1/flux-system is at 130 % (measured)',
+        related: [],
+      },
+      {
+        type: 'upgrade-blocked',
+        severity: 'error',
+        instance: { cluster: 'prod-us-1', instance: 'flux-system' },
+        message: 'the CRD of HelmRelease stores v2beta1, which Flux 2.7 removes',
+        related: [],
+      },
     ];
     const api = pageApi({
       getFindings: jest.fn(async () => findings),
@@ -495,11 +509,33 @@ describe('FluxFleetPageContent', () => {
         .map(h => h.textContent),
     ).toEqual([
       'Orphan: no controller watches it (1) — inferred',
+      'Upgrade blocked: run flux migrate first (1)',
       'Tenant without an enforced boundary (1)',
+      'Shard over capacity (1)',
     ]);
-    expect(screen.getByTestId('flux-fleet-findings-orphan')).toHaveTextContent(
-      'no controller of prod-eu-1 selects sharding.fluxcd.io/key=shard3',
+    expect(screen.getByTestId('flux-fleet-findings-headline')).toHaveTextContent(
+      '2 errors and 2 warnings; fix first: 1 object no controller watches, 1 instance whose upgrade is blocked.',
     );
+    // a finding about an instance names it
+    expect(
+      within(screen.getByTestId('flux-fleet-findings-upgrade-blocked'))
+        .getAllByRole('cell')
+        .map(c => c.textContent),
+    ).toEqual([
+      'prod-us-1',
+      'flux-systemFlux instance',
+      'the CRD of HelmRelease stores v2beta1, which Flux 2.7 removes',
+    ]);
+    // each finding a row: its cluster, the object it is about with its kind, and why
+    const orphanRows = within(screen.getByTestId('flux-fleet-findings-orphan')).getAllByRole('row');
+    expect(orphanRows.map(row => within(row).queryAllByRole('cell').map(c => c.textContent))).toEqual([
+      [],
+      [
+        'prod-eu-1',
+        'team-shop/checkoutKustomization',
+        'no controller of prod-eu-1 selects sharding.fluxcd.io/key=shard3',
+      ],
+    ]);
 
     await userEvent.click(
       within(panel).getByRole('button', {
@@ -521,6 +557,24 @@ describe('FluxFleetPageContent', () => {
         limit: 100,
         cursor: undefined,
         finding: ['orphan'],
+      }),
+    );
+
+    // a finding about a shard leads to the shard's objects
+    await userEvent.click(screen.getByRole('tab', { name: 'Findings' }));
+    await screen.findByTestId('flux-fleet-findings-panel');
+    await userEvent.click(
+      within(screen.getByTestId('flux-fleet-findings-shard-over-capacity')).getByRole('button', {
+        name: 'Objects of shard prod-eu-1/flux-system/shard1',
+      }),
+    );
+    await waitFor(() =>
+      expect(lastObjectQuery(api)).toEqual({
+        limit: 100,
+        cursor: undefined,
+        cluster: ['prod-eu-1'],
+        instance: ['flux-system'],
+        shard: ['shard1'],
       }),
     );
   });

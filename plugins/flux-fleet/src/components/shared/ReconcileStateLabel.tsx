@@ -3,7 +3,7 @@ import { makeStyles } from '@material-ui/core/styles';
 import Typography from '@material-ui/core/Typography';
 import { FleetObject } from '@flux-fleet/plugin-flux-fleet-common';
 import { STATE_HINT, STATE_LABEL, STATE_TONE } from '../../lib/stateText';
-import { RelativeTime } from './RelativeTime';
+import { Age, RelativeTime } from './RelativeTime';
 import { useErrorTextClass } from './useErrorTextClass';
 import { RevisionLink } from './RevisionLink';
 import { StaleMarker } from './StaleMarker';
@@ -46,7 +46,7 @@ export const ReconcileStateName = (props: {
 
 /**
  * A Flux object's reconcile state as a person reads it: icon and words, reason, revision (linked to its commit
- * where the source allows), since when, the message, and a stale marker when its cluster is unreachable.
+ * where the source allows), for how long (since its Ready condition last changed), the message, and a stale marker when its cluster is unreachable.
  * `compact` leaves out the message and the hint (for table cells).
  *
  * Test ids: `flux-fleet-state` (the whole block), `flux-fleet-state-message`.
@@ -97,8 +97,9 @@ export const ReconcileStateLabel = (props: {
           </Typography>
         )}
         {state.since && (
+          // a duration, not a moment: beside "changed 3 minutes ago" a bare "10 days ago" read as a second change
           <Typography variant="body2" component="span" color="textSecondary">
-            <RelativeTime time={state.since} />
+            for <Age since={state.since} />
           </Typography>
         )}
         {object.stale && (

@@ -76,3 +76,24 @@ export const SecondLine = (props: { children: ReactNode; testId?: string }) => (
     {props.children}
   </Typography>
 );
+
+/**
+ * A sentence that wraps between its words and after the commas of a list written without spaces (label selectors:
+ * `a=b,c=d`), never after a hyphen inside a name: a finding's message broke "team-content" into "team-" and
+ * "content" across lines.
+ */
+export const WholeWords = (props: { text: string }) => (
+  <>
+    {props.text.split(' ').map((word, n) => (
+      <Fragment key={n}>
+        {n > 0 && ' '}
+        {word.split(/(?<=,)/).map((part, m) => (
+          <Fragment key={m}>
+            {m > 0 && <wbr />}
+            <span style={NOWRAP_CELL}>{part}</span>
+          </Fragment>
+        ))}
+      </Fragment>
+    ))}
+  </>
+);
