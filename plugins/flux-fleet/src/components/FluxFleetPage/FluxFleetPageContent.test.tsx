@@ -393,7 +393,11 @@ describe('FluxFleetPageContent', () => {
       ).closest('tr')!;
       expect(tenantRow).toHaveTextContent('None at weakest');
       expect(tenantRow).toHaveTextContent('None 2 · Enforced 38');
-      expect(tenantRow).toHaveTextContent('prod-eu-1/flux-system/shard1');
+      expect(tenantRow).toHaveTextContent('flux-system/shard1 on prod-eu-1');
+      expect(tenantRow).toHaveTextContent('team-payments on prod-eu-1');
+      expect(screen.getByTestId('flux-fleet-tenants-headline')).toHaveTextContent(
+        '1 tenant owns 40 Flux objects; 1 has objects with no enforced boundary: payments.',
+      );
       expect(
         within(tenantRow).getByRole('link', { name: /team-payments/ }),
       ).toBeInTheDocument();

@@ -13,30 +13,55 @@ import { ENFORCEMENT_LABEL } from '../../lib/boundaryText';
 import { LoadError } from '../shared/LoadError';
 import { useRefreshOn } from './useRefreshOn';
 import { useErrorTextClass } from '../shared/useErrorTextClass';
-import { BreakablePath, WholeItems, WORDS_CELL } from '../shared/WholeItems';
-import { Fragment } from 'react';
+import { NOWRAP_CELL } from '../shared/TruncatedText';
+import { WholeItems, WORDS_CELL } from '../shared/WholeItems';
+import { tenantsHeadline } from '../../lib/tenantsHeadline';
 
-/** The first few paths of a list, each part kept whole and a line break allowed after a slash, then how many more. */
-function some(paths: string[][], max = 4) {
-  if (paths.length === 0) return '—';
-  return (
-    <>
-      {paths.slice(0, max).map((parts, n) => (
-        <Fragment key={n}>
-          {n > 0 && ', '}
-          <BreakablePath parts={parts} />
-        </Fragment>
-      ))}
-      {paths.length > max && ` and ${paths.length - max} more`}
-    </>
-  );
-}
+/** How many namespaces or shards a cell names before "and N more". */
+const SHOWN = 4;
 
 /**
- * The tenants of the fleet: the group that owns each, its namespaces and the shards it uses, its objects, and its
- * weakest boundary with the count per enforcement level. A tenant's name filters the objects to it.
+ * Names (a namespace, an instance/shard) with the clusters each is on, the most widespread first: a tenant's
+ * namespace is usually the same on every cluster, and listing each cluster/namespace pair ran to 20 lines at fleet M.
+ */
+function acrossClusters(items: ReadonlyArray<{ cluster: string; name: string }>) {
+  const clusters = new Map<string, string[]>();
+  for (const { cluster, name } of items) clusters.set(name, [...(clusters.get(name) ?? []), cluster]);
+  return [...clusters]
+    .map(([name, on]) => ({ name, clusters: on.sort() }))
+    .sort((a, b) => b.clusters.length - a.clusters.length || a.name.localeCompare(b.name));
+}
+
+/** Each name on a line of its own with the clusters it is on (all of them on hover), then how many more. */
+const OnClusters = (props: { items: ReadonlyArray<{ cluster: string; name: string }> }) => {
+  const names = acrossClusters(props.items);
+  if (names.length === 0) return <>—</>;
+  return (
+    <>
+      {names.slice(0, SHOWN).map(({ name, clusters }) => (
+        <div key={name} title={clusters.join(', ')}>
+          <span style={NOWRAP_CELL}>{name}</span>{' '}
+          <Typography variant="body2" component="span" color="textSecondary" style={NOWRAP_CELL}>
+            {clusters.length === 1 ? `on ${clusters[0]}` : `on ${clusters.length} clusters`}
+          </Typography>
+        </div>
+      ))}
+      {names.length > SHOWN && (
+        <Typography variant="body2" color="textSecondary">
+          and {names.length - SHOWN} more
+        </Typography>
+      )}
+    </>
+  );
+};
+
+/**
+ * The tenants of the fleet, led by one sentence (how many own how many objects, which have objects with no enforced
+ * boundary, whether they have owning groups): the group that owns each, its namespaces and the shards it uses (each
+ * with the clusters it is on), its objects, and its weakest boundary with the count per enforcement level. A
+ * tenant's name filters the objects to it.
  *
- * Test ids: `flux-fleet-tenants`; each name is a button "Objects of tenant <name>".
+ * Test ids: `flux-fleet-tenants`, `flux-fleet-tenants-headline`; each name is a button "Objects of tenant <name>".
  */
 export const TenantsTable = (props: {
   refreshTick: number;
@@ -85,13 +110,14 @@ export const TenantsTable = (props: {
     {
       title: 'Namespaces',
       cellStyle: WORDS_CELL,
-      render: t => some(t.namespaces.map(n => [n.cluster, n.namespace])),
+      render: t => <OnClusters items={t.namespaces.map(n => ({ cluster: n.cluster, name: n.namespace }))} />,
     },
     {
       title: 'Shards used',
       cellStyle: WORDS_CELL,
-      render: t =>
-        some(t.shards.map(s => [s.cluster, s.instance, s.shard])),
+      render: t => (
+        <OnClusters items={t.shards.map(sh => ({ cluster: sh.cluster, name: `${sh.instance}/${sh.shard}` }))} />
+      ),
     },
     { title: 'Flux objects', field: 'objectCount', type: 'numeric' },
     {
@@ -119,6 +145,9 @@ export const TenantsTable = (props: {
   ];
   return (
     <div data-testid="flux-fleet-tenants">
+      <Typography variant="h6" component="p" gutterBottom data-testid="flux-fleet-tenants-headline">
+        {tenantsHeadline(tenants.value)}
+      </Typography>
       <Table<TenantSummary>
         title={`Tenants (${tenants.value.length})`}
         columns={columns}
