@@ -11,7 +11,7 @@ import { Age, RelativeTime } from '../shared/RelativeTime';
 import { MalformedObjectsNote } from '../shared/MalformedObjectsNote';
 import { StatusTone } from '../shared/StatusTone';
 import { NOWRAP_CELL, TruncatedText } from '../shared/TruncatedText';
-import { SecondLine } from '../shared/WholeItems';
+import { SecondLine, WholeWords } from '../shared/WholeItems';
 
 const STATUS: Record<ClusterStatus, { tone: StateTone; label: string }> = {
   synced: { tone: 'ok', label: 'Synced' },
@@ -146,7 +146,7 @@ export const ClustersTable = (props: {
     <div data-testid="flux-fleet-clusters">
       {props.clusters.length > 0 && (
         <Typography variant="h6" component="p" gutterBottom data-testid="flux-fleet-clusters-headline">
-          {clustersHeadline(props.clusters)}
+          <WholeWords text={clustersHeadline(props.clusters)} />
         </Typography>
       )}
       <Table<ClusterHealth>

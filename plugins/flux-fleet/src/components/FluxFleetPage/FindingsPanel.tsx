@@ -171,7 +171,7 @@ export const FindingsPanel = (props: {
       style={{ gap: 16 }}
     >
       <Typography variant="h6" component="p" data-testid="flux-fleet-findings-headline">
-        {headline}
+        <WholeWords text={headline} />
       </Typography>
       {types.map(type => {
         const list = groups.get(type)!;

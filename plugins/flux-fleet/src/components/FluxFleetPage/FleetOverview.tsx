@@ -2,13 +2,16 @@ import { InfoCard } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
 import Box from '@material-ui/core/Box';
 import Grid from '@material-ui/core/Grid';
+import Typography from '@material-ui/core/Typography';
 import Skeleton from '@material-ui/lab/Skeleton';
 import { ClusterHealth } from '@flux-fleet/plugin-flux-fleet-common';
 import { fluxFleetApiRef } from '../../api';
 import { useRefreshable } from '../../hooks/useRefreshable';
 import { ObjectFilters } from '../FleetObjectsTable';
 import { LoadError } from '../shared/LoadError';
-import { HealthMap } from './HealthMap';
+import { WholeWords } from '../shared/WholeItems';
+import { countsByClusterAndState, HealthMap } from './HealthMap';
+import { overviewHeadline } from '../../lib/overviewHeadline';
 import {
   BusiestShards,
   FindingsBySeverity,
@@ -25,11 +28,12 @@ const Loading = () => (
 );
 
 /**
- * The platform team's first screen: the health map (clusters × reconcile state), the findings by severity, the
+ * The platform team's first screen, led by one sentence (how many objects failed, blocked or stalled, where most
+ * are, which clusters cannot be read now): the health map (clusters × reconcile state), the findings by severity, the
  * busiest shards, the Flux versions per cluster and the tenants without an enforced boundary. Every count leads to
  * the objects table filtered to it. Each part loads (and fails) on its own.
  *
- * Test ids: `flux-fleet-overview`, and those of its parts.
+ * Test ids: `flux-fleet-overview`, `flux-fleet-overview-headline`, and those of its parts.
  */
 export const FleetOverview = (props: {
   clusters?: ClusterHealth[];
@@ -47,6 +51,17 @@ export const FleetOverview = (props: {
 
   return (
     <Grid container spacing={2} data-testid="flux-fleet-overview">
+      <Grid item xs={12}>
+        {summary.value && shards.value && clusters ? (
+          <Typography variant="h6" component="p" data-testid="flux-fleet-overview-headline">
+            <WholeWords
+              text={overviewHeadline(summary.value, countsByClusterAndState(shards.value), clusters)}
+            />
+          </Typography>
+        ) : (
+          !summary.error && !shards.error && <Skeleton variant="text" width="60%" height={32} />
+        )}
+      </Grid>
       <Grid item xs={12}>
         <InfoCard
           title="Health map"

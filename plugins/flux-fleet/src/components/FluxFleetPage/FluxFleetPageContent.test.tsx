@@ -127,7 +127,11 @@ describe('FluxFleetPageContent', () => {
   it('shows the fleet at a glance and the health of every cluster', async () => {
     const api = pageApi();
     await renderWithApis(<FluxFleetPageContent />, { api });
-    // the page opens on the overview; the clusters table is the next tab
+    // the page opens on the overview, led by its answer
+    expect(await screen.findByTestId('flux-fleet-overview-headline')).toHaveTextContent(
+      /failed, blocked or stalled.*\. prod-us-1 cannot be read now: its objects are counted as last seen\.$/,
+    );
+    // the clusters table is the next tab
     await userEvent.click(screen.getByRole('tab', { name: 'Clusters' }));
     const summaryBar = await screen.findByTestId('flux-fleet-summary');
     await waitFor(() =>

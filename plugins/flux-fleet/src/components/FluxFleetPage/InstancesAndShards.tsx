@@ -19,7 +19,7 @@ import { LoadError } from '../shared/LoadError';
 import { useRefreshOn } from './useRefreshOn';
 import { useErrorTextClass } from '../shared/useErrorTextClass';
 import { NOWRAP_CELL } from '../shared/TruncatedText';
-import { BreakablePath, SecondLine, WholeItems, WholeLines, WORDS_CELL } from '../shared/WholeItems';
+import { BreakablePath, SecondLine, WholeItems, WholeLines, WholeWords, WORDS_CELL } from '../shared/WholeItems';
 
 const counts = (
   record: Partial<Record<string, number>>,
@@ -221,7 +221,7 @@ export const InstancesAndShards = (props: {
     <Box display="flex" flexDirection="column" style={{ gap: 24 }}>
       {instances.length > 0 && (
         <Typography variant="h6" component="p" data-testid="flux-fleet-instances-headline">
-          {instancesHeadline(instances, shards.length)}
+          <WholeWords text={instancesHeadline(instances, shards.length)} />
         </Typography>
       )}
       <div data-testid="flux-fleet-instances">

@@ -14,7 +14,7 @@ import { LoadError } from '../shared/LoadError';
 import { useRefreshOn } from './useRefreshOn';
 import { useErrorTextClass } from '../shared/useErrorTextClass';
 import { NOWRAP_CELL } from '../shared/TruncatedText';
-import { WholeItems, WORDS_CELL } from '../shared/WholeItems';
+import { WholeItems, WholeWords, WORDS_CELL } from '../shared/WholeItems';
 import { tenantsHeadline } from '../../lib/tenantsHeadline';
 
 /** How many namespaces or shards a cell names before "and N more". */
@@ -146,7 +146,7 @@ export const TenantsTable = (props: {
   return (
     <div data-testid="flux-fleet-tenants">
       <Typography variant="h6" component="p" gutterBottom data-testid="flux-fleet-tenants-headline">
-        {tenantsHeadline(tenants.value)}
+        <WholeWords text={tenantsHeadline(tenants.value)} />
       </Typography>
       <Table<TenantSummary>
         title={`Tenants (${tenants.value.length})`}

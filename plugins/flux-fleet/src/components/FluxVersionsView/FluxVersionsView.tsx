@@ -29,6 +29,7 @@ import { useRefreshOn } from '../FluxFleetPage/useRefreshOn';
 import { LoadError } from '../shared/LoadError';
 import { StatusTone } from '../shared/StatusTone';
 import { CopyableCommand } from '../shared/CopyableCommand';
+import { WholeWords } from '../shared/WholeItems';
 
 const useStyles = makeStyles(theme => ({
   table: {
@@ -176,7 +177,7 @@ export const FluxVersionsView = (props: {
         data-testid="flux-versions-headline"
         style={{ fontWeight: 'bold' }}
       >
-        {versionsHeadline(view.value)}
+        <WholeWords text={versionsHeadline(view.value)} />
       </Typography>
 
       <Box mt={2} mb={2}>
