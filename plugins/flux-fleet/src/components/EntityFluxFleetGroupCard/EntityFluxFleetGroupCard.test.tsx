@@ -121,6 +121,10 @@ describe('EntityFluxFleetGroupCard', () => {
     expect(
       within(card).getByTestId('flux-fleet-group-counts'),
     ).toHaveTextContent('Failed: 1Blocked: 1Ready: 2');
+    // the answer first: how many need the team, where, and of which services
+    expect(within(card).getByTestId('flux-fleet-group-headline')).toHaveTextContent(
+      /^2 of the team's 4 Flux objects failed, blocked or stalled, on /,
+    );
   });
 
   it('says what to do when the team owns nothing Flux deploys', async () => {

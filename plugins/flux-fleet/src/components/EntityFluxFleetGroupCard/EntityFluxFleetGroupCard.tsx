@@ -27,6 +27,8 @@ import { StaleMarker } from '../shared/StaleMarker';
 import { StatusTone } from '../shared/StatusTone';
 import { TruncatedText } from '../shared/TruncatedText';
 import { useGroupObjects } from './useGroupObjects';
+import { groupHeadline } from '../../lib/groupHeadline';
+import { WholeWords } from '../shared/WholeItems';
 
 /** How many objects the card lists; the rest are counted. */
 const LISTED = 12;
@@ -92,6 +94,15 @@ export const EntityFluxFleetGroupCard = () => {
       .sort(([a], [b]) => compareStateSeverity(a, b));
     content = (
       <>
+        <Typography
+          variant="subtitle1"
+          component="p"
+          data-testid="flux-fleet-group-headline"
+          style={{ fontWeight: 'bold' }}
+          gutterBottom
+        >
+          <WholeWords text={groupHeadline(value.objects, value.totalCount)} />
+        </Typography>
         <Box
           display="flex"
           flexWrap="wrap"
