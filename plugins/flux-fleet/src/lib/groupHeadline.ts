@@ -1,8 +1,7 @@
-import { FleetObject, ReconcileStateName } from '@flux-fleet/plugin-flux-fleet-common';
+import { FleetObject } from '@flux-fleet/plugin-flux-fleet-common';
+import { TROUBLE_STATES } from './stateText';
 import { namedUpTo, plural } from './words';
 
-/** The states a team acts on: the ones shown in the error colour (stateText's STATE_TONE). */
-const TROUBLE: readonly ReconcileStateName[] = ['failed', 'blocked', 'stalled'];
 
 /** How many services the sentence names before "and N more". */
 const NAMED = 3;
@@ -18,7 +17,7 @@ export function groupHeadline(
   /** How many the team has in all, when the card read fewer. */
   totalCount: number = objects.length,
 ): string {
-  const trouble = objects.filter(o => TROUBLE.includes(o.state.state));
+  const trouble = objects.filter(o => TROUBLE_STATES.includes(o.state.state));
   const all =
     totalCount > objects.length
       ? `the ${plural(objects.length, 'Flux object')} read (the team has ${totalCount.toLocaleString('en-US')})`

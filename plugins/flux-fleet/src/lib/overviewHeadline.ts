@@ -1,8 +1,7 @@
 import { ClusterHealth, FleetSummary, ReconcileStateName } from '@flux-fleet/plugin-flux-fleet-common';
+import { TROUBLE_STATES } from './stateText';
 import { namedUpTo, plural } from './words';
 
-/** The states a platform team acts on: the ones shown in the error colour (stateText's STATE_TONE). */
-const TROUBLE: readonly ReconcileStateName[] = ['failed', 'blocked', 'stalled'];
 
 /** How many clusters the sentence names before "and N more". */
 const NAMED = 3;
@@ -19,7 +18,7 @@ export function overviewHeadline(
   clusters: readonly ClusterHealth[],
 ): string {
   const troubleIn = (states: Partial<Record<ReconcileStateName, number>>) =>
-    TROUBLE.reduce((sum, state) => sum + (states[state] ?? 0), 0);
+    TROUBLE_STATES.reduce((sum, state) => sum + (states[state] ?? 0), 0);
   const trouble = troubleIn(summary.countsByState);
   const byCluster = [...counts]
     .map(([cluster, states]) => ({ cluster, n: troubleIn(states) }))

@@ -1,4 +1,4 @@
-import { ReconcileStateName } from '@flux-fleet/plugin-flux-fleet-common';
+import { RECONCILE_STATES, ReconcileStateName } from '@flux-fleet/plugin-flux-fleet-common';
 
 /** The words the UI shows for each reconcile state. */
 export const STATE_LABEL: Readonly<Record<ReconcileStateName, string>> = {
@@ -61,3 +61,8 @@ export function compareStateSeverity(
 ): number {
   return STATE_SEVERITY.indexOf(a) - STATE_SEVERITY.indexOf(b);
 }
+
+/** The states someone has to act on (failed, blocked, stalled): those shown in the error colour. */
+export const TROUBLE_STATES: readonly ReconcileStateName[] = RECONCILE_STATES.filter(
+  state => STATE_TONE[state] === 'error',
+);

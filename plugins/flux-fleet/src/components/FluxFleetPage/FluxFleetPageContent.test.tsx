@@ -113,6 +113,20 @@ const line = (text: string) => (_: string, element: Element | null) =>
 const lastObjectQuery = (api: ReturnType<typeof pageApi>): ObjectQuery =>
   api.getObjects.mock.calls[api.getObjects.mock.calls.length - 1][0];
 
+/** Clicks a link to the objects of shard prod-eu-1/flux-system/shard1 and checks the objects table asks for them. */
+async function openShardObjects(api: ReturnType<typeof pageApi>, link: HTMLElement) {
+  await userEvent.click(link);
+  await waitFor(() =>
+    expect(lastObjectQuery(api)).toEqual({
+      limit: 100,
+      cursor: undefined,
+      cluster: ['prod-eu-1'],
+      instance: ['flux-system'],
+      shard: ['shard1'],
+    }),
+  );
+}
+
 // Every test renders the whole page (overview, tabs, tables): on the shared 2-core machine one takes 15-30 s.
 jest.setTimeout(120_000);
 
@@ -374,20 +388,7 @@ describe('FluxFleetPageContent', () => {
         .closest('tr')!;
       expect(shardRow).toHaveTextContent('Kustomization 4000, HelmRelease 200');
       expect(shardRow).toHaveTextContent('Failed 100, Ready 4100');
-      await userEvent.click(
-        screen.getByRole('button', {
-          name: 'Objects of shard prod-eu-1/flux-system/shard1',
-        }),
-      );
-      await waitFor(() =>
-        expect(lastObjectQuery(api)).toEqual({
-          limit: 100,
-          cursor: undefined,
-          cluster: ['prod-eu-1'],
-          instance: ['flux-system'],
-          shard: ['shard1'],
-        }),
-      );
+      await openShardObjects(api, screen.getByRole('button', { name: 'Objects of shard prod-eu-1/flux-system/shard1' }));
 
       await userEvent.click(screen.getByRole('tab', { name: 'Tenants' }));
       const tenantRow = (
@@ -571,18 +572,10 @@ describe('FluxFleetPageContent', () => {
     // a finding about a shard leads to the shard's objects
     await userEvent.click(screen.getByRole('tab', { name: 'Findings' }));
     await screen.findByTestId('flux-fleet-findings-panel');
-    await userEvent.click(
+    await openShardObjects(
+      api,
       within(screen.getByTestId('flux-fleet-findings-shard-over-capacity')).getByRole('button', {
         name: 'Objects of shard prod-eu-1/flux-system/shard1',
-      }),
-    );
-    await waitFor(() =>
-      expect(lastObjectQuery(api)).toEqual({
-        limit: 100,
-        cursor: undefined,
-        cluster: ['prod-eu-1'],
-        instance: ['flux-system'],
-        shard: ['shard1'],
       }),
     );
   });
