@@ -95,7 +95,7 @@ const FindingSubject = (props: {
         >
           <BreakablePath parts={[shard.instance, shard.shard]} />
         </Link>
-        <SecondLine>shard of the instance</SecondLine>
+        <SecondLine>shard</SecondLine>
       </>
     );
   }
@@ -140,7 +140,10 @@ export const FindingsPanel = (props: {
   }
   const groups = new Map<FindingType, Finding[]>();
   for (const finding of findings.value) {
-    groups.set(finding.type, [...(groups.get(finding.type) ?? []), finding]);
+    // pushed, not spread: a fleet has thousands of findings of one type (a copy per finding was quadratic)
+    const group = groups.get(finding.type);
+    if (group) group.push(finding);
+    else groups.set(finding.type, [finding]);
   }
   const types = FINDING_TYPES.filter(t => groups.has(t)).sort(
     (a, b) =>
