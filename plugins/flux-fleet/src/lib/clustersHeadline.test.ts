@@ -38,6 +38,11 @@ describe('clustersHeadline', () => {
       ['a', 'b', 'c', 'd', 'e'].map(n => cluster(n, 'unreachable')),
       '0 of 5 clusters synced; a unreachable, b unreachable, c unreachable and 2 more.',
     ],
+    [
+      'no cluster configured: where to configure one',
+      [],
+      'No cluster is configured: list them under fluxFleet.clusters, or give the Kubernetes plugin clusters with a service account.',
+    ],
   ])('%s', (_, clusters, expected) => {
     expect(clustersHeadline(clusters, NOW)).toBe(expected);
   });

@@ -1,6 +1,6 @@
 import { ClusterHealth, ClusterStatus } from '@flux-fleet/plugin-flux-fleet-common';
 import { ageOf } from './relativeTime';
-import { namedUpTo } from './words';
+import { namedUpTo, NO_CLUSTERS } from './words';
 
 /** Worst first: what a platform engineer must act on before what only waits. */
 const RANK: Record<ClusterStatus, number> = {
@@ -35,6 +35,7 @@ function problem(c: ClusterHealth, now: number): string {
  * first ("2 of 3 clusters synced; prod-eu-1 unreachable for 12 minutes, staging still listing.").
  */
 export function clustersHeadline(clusters: readonly ClusterHealth[], now: number = Date.now()): string {
+  if (clusters.length === 0) return NO_CLUSTERS;
   const of = `${clusters.length} cluster${clusters.length === 1 ? '' : 's'}`;
   const behind = clusters
     .filter(c => c.status !== 'synced')

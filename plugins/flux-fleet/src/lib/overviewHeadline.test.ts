@@ -52,6 +52,13 @@ describe('overviewHeadline', () => {
       {},
     ],
     [
+      'no cluster configured: where to configure one',
+      {},
+      [],
+      'No cluster is configured: list them under fluxFleet.clusters, or give the Kubernetes plugin clusters with a service account.',
+      {},
+    ],
+    [
       "the totals are the summary's, orphans included; where they are is the map's",
       { a: { ready: 10 }, b: { ready: 10 } },
       [cluster('a'), cluster('b')],

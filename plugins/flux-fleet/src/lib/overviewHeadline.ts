@@ -1,6 +1,6 @@
 import { ClusterHealth, FleetSummary, ReconcileStateName } from '@flux-fleet/plugin-flux-fleet-common';
 import { TROUBLE_STATES } from './stateText';
-import { namedUpTo, plural } from './words';
+import { namedUpTo, NO_CLUSTERS, plural } from './words';
 
 
 /** How many clusters the sentence names before "and N more". */
@@ -17,6 +17,7 @@ export function overviewHeadline(
   counts: ReadonlyMap<string, Partial<Record<ReconcileStateName, number>>>,
   clusters: readonly ClusterHealth[],
 ): string {
+  if (clusters.length === 0) return NO_CLUSTERS;
   const troubleIn = (states: Partial<Record<ReconcileStateName, number>>) =>
     TROUBLE_STATES.reduce((sum, state) => sum + (states[state] ?? 0), 0);
   const trouble = troubleIn(summary.countsByState);

@@ -6,3 +6,7 @@ export function namedUpTo(names: readonly string[], max: number): string {
   const more = names.length - max;
   return `${names.slice(0, max).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
+
+/** What the fleet's sentences say when no cluster is configured, and where to configure one. */
+export const NO_CLUSTERS =
+  'No cluster is configured: list them under fluxFleet.clusters, or give the Kubernetes plugin clusters with a service account.';
