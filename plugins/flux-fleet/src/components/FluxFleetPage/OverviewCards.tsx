@@ -117,7 +117,7 @@ export const BusiestShards = (props: {
   return (
     <InfoCard
       title="Instances and shards"
-      subheader={`${instances.size} instances, ${props.shards.length} shards; the busiest by estimated load (rules §9)`}
+      subheader={`${instances.size} instances, ${props.shards.length} shards; the busiest by estimated load (rules §9); measured: the Capacity tab`}
     >
       <Box data-testid="flux-fleet-overview-load">
         {busiest.map(s => {

@@ -37,7 +37,8 @@ export const ShardLoadChart = (props: { shards: ShardSummary[] }) => {
       <Typography variant="caption" color="textPrimary" component="p">
         Estimated from each object's last reconcile duration and interval
         against the controller's --concurrent; the busiest controller of a shard
-        speaks for it.
+        speaks for it. The Capacity tab has the load measured from the
+        controllers' metrics, and a verdict from it.
       </Typography>
       {shown.map(shard => {
         const percent = Math.round(shard.utilisation * 100);
