@@ -123,11 +123,26 @@ async function tablesWiderThanTheView(page: Page): Promise<string[]> {
   });
 }
 
+/** The fleet page's tabs that are out of sight, behind its scroll arrows (none on a fleet view at 1280 px). */
+async function tabsOutOfSight(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const list = document.querySelector('[aria-label="Fleet views"]');
+    if (!list) return [];
+    const box = list.getBoundingClientRect();
+    return [...list.querySelectorAll('[role="tab"]')]
+      .filter(tab => {
+        const r = tab.getBoundingClientRect();
+        return r.left < box.left - 1 || r.right > box.right + 1;
+      })
+      .map(tab => tab.textContent ?? '');
+  });
+}
+
 test.use({ viewport: { width: 1280, height: 800 } });
 
 for (const theme of ['light', 'dark'] as const) {
   for (const view of VIEWS) {
-    test(`${view.name} (${theme}): no serious or critical accessibility violation, no word broken in a table cell, no table wider than the page`, async ({
+    test(`${view.name} (${theme}): no serious or critical accessibility violation, no word broken in a table cell, no table wider than the page, every fleet tab in sight`, async ({
       page,
     }) => {
       // Backstage keeps the chosen theme in localStorage `theme` (the user settings' theme switch)
@@ -172,6 +187,7 @@ for (const theme of ['light', 'dark'] as const) {
         [],
       );
       expect(await tablesWiderThanTheView(page), `tables scrolling sideways in ${view.name}`).toEqual([]);
+      expect(await tabsOutOfSight(page), `fleet tabs out of sight in ${view.name}`).toEqual([]);
     });
   }
 }

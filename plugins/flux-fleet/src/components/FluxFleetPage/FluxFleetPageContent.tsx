@@ -104,6 +104,9 @@ export const FluxFleetPageContent = () => {
               label={t.label}
               id={`flux-fleet-tab-button-${t.id}`}
               aria-controls={`flux-fleet-tab-${t.id}`}
+              // as wide as its label: at MUI's 160 px each, the eight tabs overflowed 1280 px and "Objects" was
+              // hidden behind a scroll arrow
+              style={{ minWidth: 0, paddingLeft: 16, paddingRight: 16 }}
             />
           ))}
         </Tabs>
