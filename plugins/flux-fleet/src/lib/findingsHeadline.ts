@@ -35,7 +35,7 @@ const counted = (group: FindingGroup) => {
 
 /**
  * The Findings tab's answer in one sentence: how many errors and warnings, and what to fix first, the most severe
- * groups by their size ("4 errors and 150 warnings; fix first: 3 missing sources and 1 object no controller watches.").
+ * groups by their size ("4 errors and 150 warnings; fix first: 3 missing sources, 1 object no controller watches.").
  * `groups` come worst first, as the tab lists them.
  */
 export function findingsHeadline(groups: readonly FindingGroup[]): string {

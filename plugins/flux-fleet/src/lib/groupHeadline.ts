@@ -2,7 +2,6 @@ import { FleetObject } from '@flux-fleet/plugin-flux-fleet-common';
 import { TROUBLE_STATES } from './stateText';
 import { namedUpTo, plural } from './words';
 
-
 /** How many services the sentence names before "and N more". */
 const NAMED = 3;
 

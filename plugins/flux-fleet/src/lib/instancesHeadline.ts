@@ -1,6 +1,8 @@
 import { InstanceSummary } from '@flux-fleet/plugin-flux-fleet-common';
-
 import { namedUpTo, plural } from './words';
+
+/** How many instances the sentence names before "and N more". */
+const NAMED = 3;
 
 /** Controllers of the instance that cannot work as deployed: a selector that does not parse, or a problem found. */
 function troubled(instance: InstanceSummary): boolean {
@@ -21,5 +23,5 @@ export function instancesHeadline(instances: readonly InstanceSummary[], shardCo
   )}`;
   const named = instances.filter(troubled).map(i => `${i.cluster}/${i.name}`);
   if (named.length === 0) return `${fleet}; no controller reports a problem.`;
-  return `${fleet}; controllers of ${namedUpTo(named, 3)} have problems (below).`;
+  return `${fleet}; controllers of ${namedUpTo(named, NAMED)} have problems (below).`;
 }

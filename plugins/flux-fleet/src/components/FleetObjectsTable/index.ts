@@ -1,2 +1,3 @@
 export { FleetObjectsTable } from './FleetObjectsTable';
 export type { ObjectFilters } from './useCursorPages';
+export { shardFilters } from './shardFilters';

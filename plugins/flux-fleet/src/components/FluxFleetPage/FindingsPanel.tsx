@@ -23,7 +23,7 @@ import { useRefreshable } from '../../hooks/useRefreshable';
 import { FINDING_LABEL, INFERRED_FINDINGS } from '../../lib/findingText';
 import { findingsHeadline } from '../../lib/findingsHeadline';
 import { objectTitle } from '../../lib/objectKey';
-import { ObjectFilters } from '../FleetObjectsTable';
+import { ObjectFilters, shardFilters } from '../FleetObjectsTable';
 import { LoadError } from '../shared/LoadError';
 import { NOWRAP_CELL } from '../shared/TruncatedText';
 import { BreakablePath, SecondLine, WholeWords, WORDS_CELL } from '../shared/WholeItems';
@@ -83,13 +83,7 @@ const FindingSubject = (props: {
         <Link
           component="button"
           variant="body2"
-          onClick={() =>
-            props.onObjects({
-              cluster: [shard.cluster],
-              instance: [shard.instance],
-              shard: [shard.shard],
-            })
-          }
+          onClick={() => props.onObjects(shardFilters(shard.cluster, shard.instance, shard.shard))}
           aria-label={`Objects of shard ${shard.cluster}/${shard.instance}/${shard.shard}`}
           style={{ textAlign: 'left' }}
         >

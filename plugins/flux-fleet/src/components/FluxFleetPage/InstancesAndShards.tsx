@@ -13,7 +13,7 @@ import { fluxFleetApiRef } from '../../api';
 import { useRefreshable } from '../../hooks/useRefreshable';
 import { instancesHeadline } from '../../lib/instancesHeadline';
 import { STATE_LABEL, compareStateSeverity } from '../../lib/stateText';
-import { ObjectFilters } from '../FleetObjectsTable';
+import { ObjectFilters, shardFilters } from '../FleetObjectsTable';
 import { ShardLoadChart } from './ShardLoadChart';
 import { LoadError } from '../shared/LoadError';
 import { useRefreshOn } from './useRefreshOn';
@@ -156,13 +156,7 @@ export const InstancesAndShards = (props: {
             component="button"
             variant="body2"
             aria-label={`Objects of shard ${s.cluster}/${s.instance}/${s.name}`}
-            onClick={() =>
-              props.onObjects({
-                cluster: [s.cluster],
-                instance: [s.instance],
-                shard: [s.name],
-              })
-            }
+            onClick={() => props.onObjects(shardFilters(s.cluster, s.instance, s.name))}
           >
             {s.name}
           </Link>

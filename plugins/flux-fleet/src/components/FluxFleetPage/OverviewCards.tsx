@@ -18,7 +18,7 @@ import {
 import { ENFORCEMENT_LABEL } from '../../lib/boundaryText';
 import { FINDING_LABEL } from '../../lib/findingText';
 import { StateTone } from '../../lib/stateText';
-import { ObjectFilters } from '../FleetObjectsTable';
+import { ObjectFilters, shardFilters } from '../FleetObjectsTable';
 import { StatusTone } from '../shared/StatusTone';
 import { TruncatedText } from '../shared/TruncatedText';
 
@@ -134,13 +134,7 @@ export const BusiestShards = (props: {
                 <Link
                   component="button"
                   variant="body2"
-                  onClick={() =>
-                    props.onObjects({
-                      cluster: [s.cluster],
-                      instance: [s.instance],
-                      shard: [s.name],
-                    })
-                  }
+                  onClick={() => props.onObjects(shardFilters(s.cluster, s.instance, s.name))}
                   aria-label={`Objects of shard ${name}`}
                 >
                   <TruncatedText text={name} maxWidth="22em" />

@@ -26,7 +26,11 @@ const SHOWN = 4;
  */
 function acrossClusters(items: ReadonlyArray<{ cluster: string; name: string }>) {
   const clusters = new Map<string, string[]>();
-  for (const { cluster, name } of items) clusters.set(name, [...(clusters.get(name) ?? []), cluster]);
+  for (const { cluster, name } of items) {
+    const on = clusters.get(name);
+    if (on) on.push(cluster);
+    else clusters.set(name, [cluster]);
+  }
   return [...clusters]
     .map(([name, on]) => ({ name, clusters: on.sort() }))
     .sort((a, b) => b.clusters.length - a.clusters.length || a.name.localeCompare(b.name));

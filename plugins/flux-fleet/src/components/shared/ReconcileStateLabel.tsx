@@ -46,7 +46,8 @@ export const ReconcileStateName = (props: {
 
 /**
  * A Flux object's reconcile state as a person reads it: icon and words, reason, revision (linked to its commit
- * where the source allows), for how long (since its Ready condition last changed), the message, and a stale marker when its cluster is unreachable.
+ * where the source allows), for how long (since its Ready condition last changed), the message, and a stale marker
+ * when its cluster is unreachable.
  * `compact` leaves out the message and the hint (for table cells).
  *
  * Test ids: `flux-fleet-state` (the whole block), `flux-fleet-state-message`.
