@@ -23,6 +23,8 @@ import { benchBackendConfig, type BenchBackendSettings } from './backendConfig';
 /** A running backend. */
 export interface ProductBackend {
   client: BackendClient;
+  /** When the process was started (epoch ms). */
+  startedAt: number;
   /** From starting the process to the readiness endpoint answering 200. */
   readyMs: number;
   /** Resident memory of the backend process now. */
@@ -108,6 +110,7 @@ export async function startProductBackend(options: {
   const client = new BackendClient(baseUrl, options.settings.apiToken);
   return {
     client,
+    startedAt: started,
     readyMs,
     rssBytes: () => largestRssInGroup(group.pid),
     cpuSeconds: () => cpuSecondsOfGroup(group.pid),

@@ -210,6 +210,18 @@ describe('renderReport', () => {
     expect(renderReport(results({ product }))).toContain('Capacity collection: 121 s, 2 rounds ended within it');
   });
 
+  it("counts the product's sync from the backend's start; older results say what they measured", () => {
+    const product = results().product!;
+    const backend = { readyMs: 37_600, syncedMs: 58_000, syncedSinceStartMs: 95_700, rssMiBSynced: 2_784 };
+    expect(renderReport(results({ product: { ...product, backend } }))).toContain(
+      "every cluster synced **95.7 s** after start (ready 37.6 s after start, the watches running from the plugin's start)",
+    );
+    const { syncedSinceStartMs: _, ...older } = backend;
+    expect(renderReport(results({ product: { ...product, backend: older } }))).toContain(
+      'ready 37.6 s after start, every cluster synced 58.0 s later',
+    );
+  });
+
   it('names node flags added to the backend, and says nothing of them when there were none', () => {
     const product = results().product!;
     const backend = { readyMs: 11_000, syncedMs: 124_000, rssMiBSynced: 2_784 };
