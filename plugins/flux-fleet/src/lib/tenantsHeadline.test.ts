@@ -40,6 +40,16 @@ describe('tenantsHeadline', () => {
       '2 tenants own 20 Flux objects; 1 has a boundary only partly enforced: payments. No tenant has an owning group: set one with fluxFleet.tenants[].group.',
     ],
     [
+      'every tenant without a boundary or a group: no names, which would be the whole table',
+      [tenant('content', 'none'), tenant('data', 'none'), tenant('growth', 'none'), tenant('ml', 'none')],
+      '4 tenants own 40 Flux objects; all 4 have objects with no enforced boundary. No tenant has an owning group: set one with fluxFleet.tenants[].group.',
+    ],
+    [
+      'every tenant partly enforced',
+      [tenant('payments', 'partial', 'group:default/payments'), tenant('ml', 'partial', 'group:default/ml')],
+      '2 tenants own 20 Flux objects; both have a boundary only partly enforced.',
+    ],
+    [
       'one tenant, enforced, with its group',
       [tenant('payments', 'enforced', 'group:default/payments', 1)],
       '1 tenant owns 1 Flux object; its boundary is enforced.',

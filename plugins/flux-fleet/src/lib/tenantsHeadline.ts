@@ -7,7 +7,8 @@ const NAMED = 3;
 /**
  * The Tenants tab's answer in one sentence: how many tenants own how many objects, which run objects outside an
  * enforced boundary (none first, then partial: rules §5), and whether the tenants have owning groups ("14 tenants
- * own 2,031 Flux objects; 3 have objects with no enforced boundary: content, data, growth. 2 have no owning group.").
+ * own 2,031 Flux objects; 3 have objects with no enforced boundary: content, data, growth. 2 have no owning group.";
+ * "all 14 have…" without names when every tenant does).
  */
 export function tenantsHeadline(tenants: readonly TenantSummary[]): string {
   if (tenants.length === 0) {
@@ -23,11 +24,18 @@ export function tenantsHeadline(tenants: readonly TenantSummary[]): string {
   const none = names('none');
   const partial = names('partial');
   const have = (n: number) => (n === 1 ? 'has' : 'have');
+  // every tenant: their names are the table below, and listing some of them would only lengthen the sentence
+  const which = (named: string[]) =>
+    named.length === tenants.length && named.length > 1
+      ? { who: named.length === 2 ? 'both have' : `all ${named.length} have`, list: '' }
+      : { who: `${named.length} ${have(named.length)}`, list: `: ${namedUpTo(named, NAMED)}` };
   let boundary: string;
   if (none.length > 0) {
-    boundary = `${none.length} ${have(none.length)} objects with no enforced boundary: ${namedUpTo(none, NAMED)}`;
+    const { who, list } = which(none);
+    boundary = `${who} objects with no enforced boundary${list}`;
   } else if (partial.length > 0) {
-    boundary = `${partial.length} ${have(partial.length)} a boundary only partly enforced: ${namedUpTo(partial, NAMED)}`;
+    const { who, list } = which(partial);
+    boundary = `${who} a boundary only partly enforced${list}`;
   } else {
     boundary = tenants.length === 1 ? 'its boundary is enforced' : 'every boundary is enforced';
   }
