@@ -23,3 +23,17 @@ export function createLimiter(
     }
   };
 }
+
+/**
+ * `limit`, with every task held until `opened` resolves (the backend has started: see the plugin). Tasks queued
+ * meanwhile then start in the order they came, `limit`'s concurrency still applying.
+ */
+export function openingWhen(
+  opened: Promise<void>,
+  limit: <T>(task: () => Promise<T>) => Promise<T>,
+): <T>(task: () => Promise<T>) => Promise<T> {
+  return async task => {
+    await opened;
+    return limit(task);
+  };
+}
