@@ -36,9 +36,9 @@ export interface ProductResult {
   backend?: {
     readyMs: number;
     /**
-     * From readiness until every cluster was synced. The watches start with the plugin, before readiness, and at L
-     * readiness itself waits behind the sync (10.6 s on 2026-12-07, 37.6 s on 2026-12-08): this figure alone
-     * undercounts the sync by whatever of it happened before readiness.
+     * From readiness until every cluster was synced. Until the lists waited for readiness (2026-12-08, ecafe6f) they
+     * ran from the plugin's start, and readiness waited behind them (at L 10.6 s on 2026-12-07, 37.6 s on
+     * 2026-12-08): results of before then undercount the sync by whatever of it came before readiness.
      */
     syncedMs: number;
     /**

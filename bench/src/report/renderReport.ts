@@ -168,7 +168,7 @@ function productSections(results: BenchResults): string[] {
         p.backend.syncedSinceStartMs !== undefined
           ? `every cluster synced **${ms(p.backend.syncedSinceStartMs)}** after start (ready ${ms(
               p.backend.readyMs,
-            )} after start, the watches running from the plugin's start)`
+            )} after start)`
           : `ready ${ms(p.backend.readyMs)} after start, every cluster synced ${ms(p.backend.syncedMs)} later`
       }${
         p.backend.settledMs !== undefined

@@ -25,17 +25,15 @@ export function tenantsHeadline(tenants: readonly TenantSummary[]): string {
   const partial = names('partial');
   const have = (n: number) => (n === 1 ? 'has' : 'have');
   // every tenant: their names are the table below, and listing some of them would only lengthen the sentence
-  const which = (named: string[]) =>
+  const thoseWith = (named: string[], what: string) =>
     named.length === tenants.length && named.length > 1
-      ? { who: named.length === 2 ? 'both have' : `all ${named.length} have`, list: '' }
-      : { who: `${named.length} ${have(named.length)}`, list: `: ${namedUpTo(named, NAMED)}` };
+      ? `${named.length === 2 ? 'both' : `all ${named.length}`} have ${what}`
+      : `${named.length} ${have(named.length)} ${what}: ${namedUpTo(named, NAMED)}`;
   let boundary: string;
   if (none.length > 0) {
-    const { who, list } = which(none);
-    boundary = `${who} objects with no enforced boundary${list}`;
+    boundary = thoseWith(none, 'objects with no enforced boundary');
   } else if (partial.length > 0) {
-    const { who, list } = which(partial);
-    boundary = `${who} a boundary only partly enforced${list}`;
+    boundary = thoseWith(partial, 'a boundary only partly enforced');
   } else {
     boundary = tenants.length === 1 ? 'its boundary is enforced' : 'every boundary is enforced';
   }
